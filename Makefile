@@ -1,0 +1,66 @@
+# slowpath: see README.md. Each component adds its sources in its own
+# module.mk; this file only knows how to compile, link and test them.
+
+BUILD    ?= build
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+# Libraries every component may use; make deps installs them.
+PKG_MODULES := json-c libiscsi libnl-route-3.0 devmapper cmocka
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKG_MODULES) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out cmocka,$(PKG_MODULES)) 2>/dev/null)
+
+SP_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -MMD -MP \
+	    -I. $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS   += $(PKG_LIBS) -lm
+
+LIB_SRCS    :=
+CLI_SRCS    :=
+UNIT_TESTS  :=
+ALL_TARGETS :=
+
+include $(sort $(wildcard */module.mk))
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_BINS := $(UNIT_TESTS:%.c=$(BUILD)/%)
+LIBSLOWPATH := $(BUILD)/libslowpath.a
+SLOWPATH := $(BUILD)/slowpath
+
+.PHONY: all deps check test demo clean bench
+.SECONDARY:
+all: $(SLOWPATH) $(ALL_TARGETS)
+
+deps:
+	bash mk/deps.sh
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) -c $< -o $@
+
+$(LIBSLOWPATH): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(SLOWPATH): $(CLI_OBJS) $(LIBSLOWPATH)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIBSLOWPATH) $(LDLIBS)
+
+# A unit test links the library plus whatever --wrap mocks its
+# component declares as WRAP_<test name>.
+$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBSLOWPATH)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(WRAP_$*) $(LIBSLOWPATH) -lcmocka $(LDLIBS)
+
+check: $(UNIT_BINS)
+	tests/run unit
+
+test: all $(UNIT_BINS)
+	tests/run unit host lab
+
+demo:
+	bash mk/demo.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

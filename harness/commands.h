@@ -1,0 +1,18 @@
+/* Every `slowpath SUBCOMMAND` is one function of this shape. Its
+ * argv[0] is the subcommand's name; it returns an sp_exit code. */
+#ifndef SP_COMMANDS_H
+#define SP_COMMANDS_H
+
+struct sp_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+extern const struct sp_command sp_commands[];
+
+int cmd_probe(int argc, char **argv);
+int cmd_lab(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+
+#endif

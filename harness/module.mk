@@ -1,0 +1,1 @@
+CLI_SRCS += harness/slowpath.c harness/commands.c harness/probe.c

@@ -1,0 +1,1 @@
+CLI_SRCS += lab/lab_cmd.c
