@@ -1,0 +1,68 @@
+/* The device-mapper "multipath" target line for one path group, in the
+ * grammar of the kernel's dm-mpath.c and its path selectors
+ * (dm-ps-*.c). Pure text in, text out, so `up` and `status` can share it
+ * and tests need no device-mapper. */
+#ifndef SP_DM_TABLE_H
+#define SP_DM_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SP_DM_MAX_PATHS 64
+#define SP_DM_ERRLEN 256
+
+enum sp_selector {
+	SP_SEL_ST,	/* service-time */
+	SP_SEL_HST,	/* historical-service-time */
+	SP_SEL_QL,	/* queue-length */
+	SP_SEL_RR,	/* round-robin */
+	SP_SEL_COUNT,
+};
+
+/* The kernel leaves HST's base weight at 972 (0.95 in 10-bit fixed
+ * point) unless told otherwise. */
+#define SP_HST_DEFAULT_BASE_WEIGHT 972
+#define SP_HST_FIXED_ONE 1024
+#define SP_ST_MAX_RELATIVE_THROUGHPUT 100
+
+struct sp_dm_selector {
+	enum sp_selector kind;
+	/* HST only; -1 leaves the kernel default. base_weight is in
+	 * [0, 1024); threshold_multiplier any unsigned value. */
+	int64_t base_weight;
+	int64_t threshold_multiplier;
+};
+
+struct sp_dm_path {
+	unsigned int major, minor;
+	/* service-time only: 0..100, the kernel's default is 1 */
+	unsigned int relative_throughput;
+};
+
+struct sp_dm_map {
+	uint64_t sectors;		/* 512-byte sectors */
+	struct sp_dm_selector sel;
+	int queue_if_no_path;
+	size_t npaths;
+	struct sp_dm_path paths[SP_DM_MAX_PATHS];
+};
+
+/* Fills sel with kind and the kernel's defaults. */
+void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind);
+void sp_dm_map_init(struct sp_dm_map *map, enum sp_selector kind);
+
+/* "st", "hst", "ql", "rr" or the kernel's names. 0 or -EINVAL. */
+int sp_selector_parse(const char *name, enum sp_selector *out);
+const char *sp_selector_kernel_name(enum sp_selector kind);
+const char *sp_selector_short_name(enum sp_selector kind);
+
+/* 0, -EINVAL (err names the value) or -ENOSPC (buf too small). */
+int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
+		      char *err, size_t errlen);
+
+/* The reverse: a `dmsetup table` line for a single-group multipath map
+ * back into a map. 0 or -EINVAL with err naming the token. */
+int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
+		      size_t errlen);
+
+#endif

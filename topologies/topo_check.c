@@ -1,0 +1,138 @@
+/* The checks that need the whole topology file. */
+#include "topologies/topo_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+static int valid_map_name(const char *s)
+{
+	if (strncmp(s, SP_TOPO_MAP_PREFIX, strlen(SP_TOPO_MAP_PREFIX)) ||
+	    !s[strlen(SP_TOPO_MAP_PREFIX)])
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-_.+", *s))
+			return 0;
+	return 1;
+}
+
+/* Everything that needs the whole file: selector arguments, map name,
+ * the address plan and the paths' subnets within it. */
+int sp_topo_check_whole(struct sp_topo_parser *p)
+{
+	struct sp_topo *t = p->topo;
+	uint32_t plan, need, have;
+	char a[16], b[16];
+	size_t i, j;
+	int len;
+
+	p->line = 0;
+	if (t->selector.kind != SP_SEL_HST &&
+	    (t->selector.base_weight >= 0 ||
+	     t->selector.threshold_multiplier >= 0))
+		return sp_topo_perr(p, "base_weight/threshold_multiplier are for "
+			    "selector hst, not %s",
+			    sp_selector_short_name(t->selector.kind));
+	for (i = 0; i < t->npaths; i++) {
+		const struct sp_topo_path *path = &t->paths[i];
+
+		if (path->relative_throughput != 1 &&
+		    t->selector.kind != SP_SEL_ST) {
+			p->line = path->line;
+			return sp_topo_perr(p, "path %zu: relative_throughput is for "
+				    "selector st, not %s", i + 1,
+				    sp_selector_short_name(t->selector.kind));
+		}
+		if (path->dist == SP_DIST_PARETONORMAL &&
+		    path->jitter.kind != SP_JITTER_NONE &&
+		    path->mech != SP_MECH_NETEM) {
+			p->line = path->line;
+			return sp_topo_perr(p, "path %zu: distribution paretonormal is "
+				    "netem's only; the tgt delay store knows "
+				    "uniform, normal and pareto", i + 1);
+		}
+		if (path->mech == SP_MECH_NETEM && path->has_delay &&
+		    path->read_delay_ns != path->write_delay_ns) {
+			p->line = path->line;
+			return sp_topo_perr(p, "path %zu: netem delays every packet "
+				    "alike, so read_delay and write_delay must "
+				    "be equal (or use mechanism backend/both)",
+				    i + 1);
+		}
+	}
+	if (!valid_map_name(t->map_name))
+		return sp_topo_perr(p, "map_name '%s' must start with '%s' and hold "
+			    "only letters, digits and -_.+", t->map_name,
+			    SP_TOPO_MAP_PREFIX);
+	p->line = p->addresses_line;
+	if (sp_topo_parse_cidr(p->addresses_buf, &plan, &len))
+		return sp_topo_perr(p, "bad address plan '%s': want a.b.c.d/len",
+			    p->addresses_buf);
+	if (len < SP_TOPO_RANGE_LEN ||
+	    !sp_topo_cidr_overlap(plan, len, SP_TOPO_RANGE_ADDR,
+				  SP_TOPO_RANGE_LEN))
+		return sp_topo_perr(p, "address plan '%s' is outside 198.18.0.0/15, "
+			    "the only range slowpath uses", p->addresses_buf);
+	if (plan & ~sp_topo_mask(len))
+		return sp_topo_perr(p, "address plan '%s' has host bits set (did you "
+			    "mean %s/%d?)", p->addresses_buf,
+			    sp_topo_fmt_addr(plan & sp_topo_mask(len), a, sizeof(a)),
+			    len);
+	if (len > t->path_prefix)
+		return sp_topo_perr(p, "address plan '%s' is smaller than one /%d "
+			    "path subnet", p->addresses_buf, t->path_prefix);
+	have = 1u << (t->path_prefix - len) > SP_TOPO_MAX_PATHS
+		       ? SP_TOPO_MAX_PATHS
+		       : 1u << (t->path_prefix - len);
+	need = (uint32_t)t->npaths;
+	if (need > have)
+		return sp_topo_perr(p, "address plan '%s' is too small for %zu paths "
+			    "of /%d each", p->addresses_buf, t->npaths,
+			    t->path_prefix);
+	t->plan_addr = plan;
+	t->plan_len = len;
+	for (i = 0; i < t->npaths; i++) {
+		struct sp_topo_path *path = &t->paths[i];
+
+		p->line = path->line;
+		if (!path->has_subnet) {
+			path->subnet = plan + (uint32_t)i *
+				       (1u << (32 - t->path_prefix));
+			path->subnet_len = t->path_prefix;
+			continue;
+		}
+		sp_topo_fmt_addr(path->subnet, a, sizeof(a));
+		if (path->subnet_len > 30 || path->subnet_len < len)
+			return sp_topo_perr(p, "path %zu: subnet %s/%d must be /30 or "
+				    "larger and inside %s", i + 1, a,
+				    path->subnet_len, p->addresses_buf);
+		if (path->subnet & ~sp_topo_mask(path->subnet_len))
+			return sp_topo_perr(p, "path %zu: subnet %s/%d has host bits "
+				    "set", i + 1, a, path->subnet_len);
+		if (!sp_topo_cidr_overlap(path->subnet, path->subnet_len, plan,
+					  len))
+			return sp_topo_perr(p, "path %zu: subnet %s/%d is outside the "
+				    "address plan %s", i + 1, a,
+				    path->subnet_len, p->addresses_buf);
+	}
+	for (i = 0; i < t->npaths; i++) {
+		for (j = 0; j < i; j++) {
+			if (!sp_topo_cidr_overlap(t->paths[i].subnet,
+						  t->paths[i].subnet_len,
+						  t->paths[j].subnet,
+						  t->paths[j].subnet_len))
+				continue;
+			p->line = t->paths[i].has_subnet ? t->paths[i].line
+							 : t->paths[j].line;
+			return sp_topo_perr(p, "path %zu's subnet %s/%d overlaps path "
+				    "%zu's %s/%d", i + 1,
+				    sp_topo_fmt_addr(t->paths[i].subnet, a,
+						     sizeof(a)),
+				    t->paths[i].subnet_len, j + 1,
+				    sp_topo_fmt_addr(t->paths[j].subnet, b,
+						     sizeof(b)),
+				    t->paths[j].subnet_len);
+		}
+	}
+	return 0;
+}
