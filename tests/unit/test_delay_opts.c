@@ -1,0 +1,223 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/opttab.h"
+#include "tgt-backend/delay_opts.h"
+#include "tgt-backend/jitter.h"
+
+#define MS 1000000LL
+
+static int parse(struct delay_opts *o, const char *text,
+		 enum delay_opts_scope scope, char *err)
+{
+	static char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	err[0] = '\0';
+	return delay_opts_parse(o, buf, scope, err, SP_OPT_ERRLEN);
+}
+
+static void defaults_are_no_delay(void **state)
+{
+	struct delay_opts o;
+
+	(void)state;
+	assert_int_equal(delay_opts_defaults(&o), 0);
+	assert_int_equal(o.read_delay_ns, 0);
+	assert_int_equal(o.write_delay_ns, 0);
+	assert_int_equal(o.jitter_ns, 0);
+	assert_int_equal(o.dist, JITTER_UNIFORM);
+	assert_int_equal(o.seed, -1);
+	assert_int_equal(o.when, DELAY_WHEN_AFTER);
+	assert_int_equal(o.stats_interval_ns, 100 * MS);
+	assert_null(o.ctl);
+}
+
+static void delay_sets_both_directions(void **state)
+{
+	struct delay_opts o;
+	char err[SP_OPT_ERRLEN];
+
+	(void)state;
+	delay_opts_defaults(&o);
+	assert_int_equal(parse(&o, "delay=5ms", DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.read_delay_ns, 5 * MS);
+	assert_int_equal(o.write_delay_ns, 5 * MS);
+	/* later pairs win, in order */
+	assert_int_equal(parse(&o, "delay=1ms;write_delay=250us", DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.read_delay_ns, 1 * MS);
+	assert_int_equal(o.write_delay_ns, 250000);
+	assert_int_equal(parse(&o, "read_delay=2s;;", DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.read_delay_ns, 2000 * MS);
+	assert_int_equal(o.write_delay_ns, 250000);
+	assert_int_equal(parse(&o, "read_delay=750ns", DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.read_delay_ns, 750);
+}
+
+static void all_options_at_creation(void **state)
+{
+	struct delay_opts o;
+	char err[SP_OPT_ERRLEN];
+
+	(void)state;
+	delay_opts_defaults(&o);
+	assert_int_equal(parse(&o, "delay=1ms;jitter=200us;dist=pareto;seed=42;"
+			       "when=before;stats_interval=1s;ctl=/run/x/1-1",
+			       DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.jitter_ns, 200000);
+	assert_int_equal(o.dist, JITTER_PARETO);
+	assert_int_equal(o.seed, 42);
+	assert_int_equal(o.when, DELAY_WHEN_BEFORE);
+	assert_int_equal(o.stats_interval_ns, 1000 * MS);
+	assert_string_equal(o.ctl, "/run/x/1-1");
+	assert_int_equal(parse(&o, "dist=normal", DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.dist, JITTER_NORMAL);
+	assert_int_equal(parse(&o, "", DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.dist, JITTER_NORMAL);
+}
+
+struct bad_case {
+	const char *text;
+	int ret;
+	const char *must_name;	/* the option, or the bad value */
+};
+
+static void every_bad_form_is_refused_and_changes_nothing(void **state)
+{
+	static const struct bad_case cases[] = {
+		{ "bogus=1", -ENOENT, "bogus" },
+		{ "delay=1ms;bogus", -ENOENT, "bogus" },
+		{ "delay", -EINVAL, "delay" },
+		{ "delay=", -EINVAL, "delay" },
+		{ "delay=5", -EINVAL, "'5'" },
+		{ "delay=5parsecs", -EINVAL, "5parsecs" },
+		{ "delay=-1ms", 0, "delay" },	/* ret checked as nonzero */
+		{ "read_delay=61s", -ERANGE, "read_delay" },
+		{ "write_delay=1h", -EINVAL, "write_delay" },
+		{ "jitter=2m", 0, "jitter" },
+		{ "jitter=90s", -ERANGE, "jitter" },
+		{ "dist=cauchy", -EINVAL, "cauchy" },
+		{ "dist=", -EINVAL, "dist" },
+		{ "when=during", -EINVAL, "during" },
+		{ "seed=-2", -ERANGE, "seed" },
+		{ "seed=abc", -EINVAL, "abc" },
+		{ "seed=1.5", -EINVAL, "seed" },
+		{ "stats_interval=1ms", -ERANGE, "stats_interval" },
+		{ "ctl=relative/dir", -EINVAL, "relative/dir" },
+		{ "delay=1ms,jitter=1ms", -EINVAL, "delay" },
+	};
+	struct delay_opts o, before;
+	char err[SP_OPT_ERRLEN];
+	size_t i;
+
+	(void)state;
+	delay_opts_defaults(&o);
+	assert_int_equal(parse(&o, "delay=3ms;jitter=1ms;seed=9", DELAY_OPTS_CREATE, err), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int ret;
+
+		before = o;
+		ret = parse(&o, cases[i].text, DELAY_OPTS_CREATE, err);
+		if (cases[i].ret)
+			assert_int_equal(ret, cases[i].ret);
+		else
+			assert_true(ret < 0);
+		if (!strstr(err, cases[i].must_name)) {
+			print_error("'%s': message '%s' does not name '%s'\n",
+				    cases[i].text, err, cases[i].must_name);
+			fail();
+		}
+		assert_memory_equal(&o, &before, sizeof(o));
+	}
+}
+
+static void ctl_too_long_is_refused(void **state)
+{
+	struct delay_opts o;
+	char err[SP_OPT_ERRLEN], text[DELAY_CTL_DIR_MAX + 32];
+
+	(void)state;
+	delay_opts_defaults(&o);
+	memset(text, 'a', sizeof(text) - 1);
+	text[sizeof(text) - 1] = '\0';
+	memcpy(text, "ctl=/", 5);
+	assert_int_equal(parse(&o, text, DELAY_OPTS_CREATE, err), -ENAMETOOLONG);
+	assert_non_null(strstr(err, "ctl"));
+	assert_null(o.ctl);
+}
+
+static void runtime_refuses_ctl_and_keeps_it(void **state)
+{
+	struct delay_opts o;
+	char err[SP_OPT_ERRLEN], create_text[] = "ctl=/run/a";
+	const char *ctl;
+
+	(void)state;
+	delay_opts_defaults(&o);
+	/* its own buffer: ctl points into the text it was parsed from */
+	assert_int_equal(delay_opts_parse(&o, create_text, DELAY_OPTS_CREATE,
+					  err, sizeof(err)), 0);
+	ctl = o.ctl;
+	assert_string_equal(ctl, "/run/a");
+	assert_int_equal(parse(&o, "delay=1ms;ctl=/run/b", DELAY_OPTS_RUNTIME, err), -EINVAL);
+	assert_non_null(strstr(err, "ctl"));
+	assert_int_equal(o.read_delay_ns, 0);
+	assert_int_equal(parse(&o, "delay=7ms;when=before", DELAY_OPTS_RUNTIME, err), 0);
+	assert_int_equal(o.read_delay_ns, 7 * MS);
+	assert_int_equal(o.when, DELAY_WHEN_BEFORE);
+	assert_ptr_equal(o.ctl, ctl);
+	assert_string_equal(o.ctl, "/run/a");
+}
+
+static void format_lists_the_settings(void **state)
+{
+	struct delay_opts o;
+	char err[SP_OPT_ERRLEN], out[512];
+	size_t n;
+
+	(void)state;
+	delay_opts_defaults(&o);
+	assert_int_equal(parse(&o, "read_delay=1ms;write_delay=2ms;jitter=3us;"
+			       "dist=normal;seed=11;when=before", DELAY_OPTS_CREATE, err), 0);
+	n = delay_opts_format(&o, out, sizeof(out));
+	assert_int_equal(n, strlen(out));
+	assert_string_equal(out,
+		"read_delay_ns=1000000\nwrite_delay_ns=2000000\njitter_ns=3000\n"
+		"dist=normal\nseed=11\nwhen=before\n");
+}
+
+static void help_names_every_option(void **state)
+{
+	char buf[2048];
+	static const char *const names[] = { "delay", "read_delay", "write_delay",
+		"jitter", "dist", "seed", "when", "stats_interval", "ctl" };
+	size_t i;
+
+	(void)state;
+	assert_true(delay_opts_help(buf, sizeof(buf)) > 0);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_non_null(strstr(buf, names[i]));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults_are_no_delay),
+		cmocka_unit_test(delay_sets_both_directions),
+		cmocka_unit_test(all_options_at_creation),
+		cmocka_unit_test(every_bad_form_is_refused_and_changes_nothing),
+		cmocka_unit_test(ctl_too_long_is_refused),
+		cmocka_unit_test(runtime_refuses_ctl_and_keeps_it),
+		cmocka_unit_test(format_lists_the_settings),
+		cmocka_unit_test(help_names_every_option),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,450 @@
+/* tgt backing store "delay": rdwr's file I/O, with every command held
+ * for a configured time before or after its I/O. The hold costs no
+ * thread: held commands sit in a per-LUN deadline queue driven by a
+ * timerfd in tgtd's main loop, and every command is completed from the
+ * main loop only, as tgt requires.
+ *
+ * rdwr's I/O function is reused, but not its thread pool: bs_thread's
+ * workers complete commands straight into target_cmd_io_done, which
+ * leaves no point at which to hold a finished command. So we run a pool
+ * of our own whose workers hand finished commands back to the main loop
+ * through an eventfd. See docs/backend.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "list.h"
+#include "util.h"
+#include "tgtd.h"
+#include "scsi.h"
+#include "log.h"
+
+
+#include "common/log.h"
+#include "common/opttab.h"
+#include "common/units.h"
+#include "tgt-backend/bs_delay.h"
+
+/* One command while it is ours. */
+struct delay_req {
+	struct delayq_item item;
+	struct list_head link;		/* on pending or done */
+	struct scsi_cmd *cmd;
+	int64_t delay_ns;
+	int when;			/* when= at submission */
+	int io_done;
+};
+
+static struct backingstore_template *rdwr_bst;
+
+static inline struct delay_lu *DELAY_LU(struct scsi_lu *lu)
+{
+	/* rdwr's bs_thread_info first (BS_THREAD_I assumes it sits right
+	 * after the scsi_lu), ours after it. */
+	return (struct delay_lu *)((char *)BS_THREAD_I(lu) +
+				   sizeof(struct bs_thread_info));
+}
+
+static void *io_worker(void *arg)
+{
+	struct delay_lu *d = arg;
+	struct delay_req *req;
+	sigset_t set;
+	uint64_t one = 1;
+
+	/* tgtd takes SIGUSR2 through a signalfd; keep it off this thread. */
+	sigfillset(&set);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	for (;;) {
+		pthread_mutex_lock(&d->lock);
+		while (list_empty(&d->pending) && !d->stopping)
+			pthread_cond_wait(&d->cond, &d->lock);
+		if (list_empty(&d->pending)) {
+			pthread_mutex_unlock(&d->lock);
+			return NULL;
+		}
+		req = list_first_entry(&d->pending, struct delay_req, link);
+		list_del(&req->link);
+		pthread_mutex_unlock(&d->lock);
+
+		d->io_fn(req->cmd);
+
+		pthread_mutex_lock(&d->lock);
+		list_add_tail(&req->link, &d->done);
+		pthread_mutex_unlock(&d->lock);
+		if (write(d->done_fd, &one, sizeof(one)) < 0)
+			eprintf("bs_delay: cannot wake the main loop: %m\n");
+	}
+}
+
+static void start_io(struct delay_lu *d, struct delay_req *req)
+{
+	d->in_io++;
+	pthread_mutex_lock(&d->lock);
+	list_add_tail(&req->link, &d->pending);
+	pthread_mutex_unlock(&d->lock);
+	pthread_cond_signal(&d->cond);
+}
+
+static void complete(struct delay_lu *d, struct delay_req *req)
+{
+	struct scsi_cmd *cmd = req->cmd;
+
+	free(req);
+	d->completed++;
+	target_cmd_io_done(cmd, scsi_get_result(cmd));
+}
+
+static void arm_timer(struct delay_lu *d)
+{
+	struct delayq_item *first = delayq_peek(&d->queue);
+	struct itimerspec its = { 0 };
+
+	if (first) {
+		/* 0 would disarm: a deadline already past fires at once. */
+		int64_t at = first->deadline_ns > 0 ? first->deadline_ns : 1;
+
+		its.it_value.tv_sec = at / SP_NSEC_PER_SEC;
+		its.it_value.tv_nsec = at % SP_NSEC_PER_SEC;
+	}
+	if (timerfd_settime(d->timer_fd, TFD_TIMER_ABSTIME, &its, NULL))
+		eprintf("bs_delay: timerfd_settime: %m\n");
+}
+
+static void hold(struct delay_lu *d, struct delay_req *req, int64_t now)
+{
+	if (delayq_push(&d->queue, &req->item, now + req->delay_ns)) {
+		/* No memory for a bigger heap: serve it undelayed rather
+		 * than lose it. */
+		eprintf("bs_delay: out of memory, command not delayed\n");
+		if (req->io_done)
+			complete(d, req);
+		else
+			start_io(d, req);
+		return;
+	}
+	if (delayq_len(&d->queue) > d->queued_max)
+		d->queued_max = delayq_len(&d->queue);
+	if (delayq_peek(&d->queue) == &req->item)
+		arm_timer(d);
+}
+
+static void io_done_handler(int fd, int events, void *data)
+{
+	struct delay_lu *d = data;
+	struct delay_req *req, *next;
+	uint64_t n;
+	int64_t now = sp_now_ns();
+	LIST_HEAD(batch);
+
+	(void)events;
+	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		eprintf("bs_delay: eventfd read: %m\n");
+	pthread_mutex_lock(&d->lock);
+	list_splice_init(&d->done, &batch);
+	pthread_mutex_unlock(&d->lock);
+
+	list_for_each_entry_safe(req, next, &batch, link) {
+		list_del(&req->link);
+		d->in_io--;
+		req->io_done = 1;
+		if (req->when == DELAY_WHEN_AFTER && req->delay_ns > 0)
+			hold(d, req, now);
+		else
+			complete(d, req);
+	}
+	delay_ctl_stats_changed(d);
+}
+
+static void timer_handler(int fd, int events, void *data)
+{
+	struct delay_lu *d = data;
+	struct delayq_item *item;
+	uint64_t ticks;
+	int64_t now;
+
+	(void)events;
+	if (read(fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+		eprintf("bs_delay: timerfd read: %m\n");
+	/* Everything due by now goes in this one pass; the timer is then
+	 * set for the earliest command still held. */
+	now = sp_now_ns();
+	while ((item = delayq_pop_expired(&d->queue, now))) {
+		struct delay_req *req = container_of(item, struct delay_req, item);
+
+		if (req->io_done)
+			complete(d, req);
+		else
+			start_io(d, req);
+	}
+	arm_timer(d);
+	delay_ctl_stats_changed(d);
+}
+
+static int is_write(struct scsi_cmd *cmd)
+{
+	switch (cmd->scb[0]) {
+	case SYNCHRONIZE_CACHE:
+	case SYNCHRONIZE_CACHE_16:
+		return 1;
+	}
+	return scsi_get_data_dir(cmd) == DATA_WRITE ||
+	       scsi_get_data_dir(cmd) == DATA_BIDIRECTIONAL;
+}
+
+static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
+{
+	struct delay_lu *d = DELAY_LU(cmd->dev);
+	struct delay_req *req = calloc(1, sizeof(*req));
+	int64_t base;
+
+	if (!req)
+		return -ENOMEM;
+	req->cmd = cmd;
+	req->item.pos = DELAYQ_NOT_QUEUED;
+	req->when = d->opts.when;
+	base = is_write(cmd) ? d->opts.write_delay_ns : d->opts.read_delay_ns;
+	req->delay_ns = jitter_delay_ns(&d->rng, d->opts.dist, base,
+					d->opts.jitter_ns);
+	d->submitted++;
+	if (req->delay_ns > 0)
+		d->delayed++;
+	set_cmd_async(cmd);
+	if (req->when == DELAY_WHEN_BEFORE && req->delay_ns > 0)
+		hold(d, req, sp_now_ns());
+	else
+		start_io(d, req);
+	delay_ctl_stats_changed(d);
+	return 0;
+}
+
+static void seed_rng(struct delay_lu *d)
+{
+	if (d->opts.seed < 0)
+		d->opts.seed = (sp_now_ns() ^ ((int64_t)getpid() << 20) ^
+				(int64_t)d->lu->lun) & ((1LL << 53) - 1);
+	jitter_seed(&d->rng, (uint64_t)d->opts.seed);
+}
+
+/* A ctl line: parsed like bsopts, applied whole or not at all. */
+int delay_apply_line(struct delay_lu *d, char *line, char *err, size_t errlen)
+{
+	int64_t old_seed = d->opts.seed;
+	int ret = delay_opts_parse(&d->opts, line, DELAY_OPTS_RUNTIME, err, errlen);
+
+	if (!ret && d->opts.seed != old_seed)
+		seed_rng(d);
+	return ret;
+}
+
+static int start_workers(struct delay_lu *d)
+{
+	int i, ret;
+
+	d->workers = calloc((size_t)nr_iothreads, sizeof(*d->workers));
+	if (!d->workers)
+		return -ENOMEM;
+	for (i = 0; i < nr_iothreads; i++) {
+		ret = pthread_create(&d->workers[i], NULL, io_worker, d);
+		if (ret)
+			return -ret;
+		d->nr_workers++;
+	}
+	return 0;
+}
+
+static void stop_workers(struct delay_lu *d)
+{
+	int i;
+
+	pthread_mutex_lock(&d->lock);
+	d->stopping = 1;
+	pthread_mutex_unlock(&d->lock);
+	pthread_cond_broadcast(&d->cond);
+	for (i = 0; i < d->nr_workers; i++)
+		pthread_join(d->workers[i], NULL);
+	free(d->workers);
+	d->workers = NULL;
+	d->nr_workers = 0;
+}
+
+/* rdwr keeps its request function to itself, but bs_thread_open
+ * stores it where we can read it: open rdwr's pool once, take the
+ * function, close the pool. */
+static request_func_t *borrow_rdwr_io_fn(struct scsi_lu *lu)
+{
+	struct bs_thread_info *info = BS_THREAD_I(lu);
+	request_func_t *fn;
+
+	if (rdwr_bst->bs_init(lu, NULL) != TGTADM_SUCCESS)
+		return NULL;
+	fn = info->request_fn;
+	rdwr_bst->bs_exit(lu);
+	memset(info, 0, sizeof(*info));
+	return fn;
+}
+
+static void bs_delay_exit(struct scsi_lu *lu);
+
+static tgtadm_err bs_delay_init(struct scsi_lu *lu, char *bsopts)
+{
+	struct delay_lu *d = DELAY_LU(lu);
+	char err[SP_OPT_ERRLEN];
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->lu = lu;
+	d->done_fd = d->timer_fd = d->inotify_fd = d->stats_timer_fd = -1;
+	INIT_LIST_HEAD(&d->pending);
+	INIT_LIST_HEAD(&d->done);
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->cond, NULL);
+	snprintf(d->ctl_last, sizeof(d->ctl_last), "none");
+
+	delay_opts_defaults(&d->opts);
+	d->opts_text = strdup(bsopts ? bsopts : "");
+	if (!d->opts_text)
+		goto nomem;
+	if (delay_opts_parse(&d->opts, d->opts_text, DELAY_OPTS_CREATE, err,
+			     sizeof(err))) {
+		sp_err("bs_delay: tid %d lun %" PRIu64 ": bsopts: %s",
+		       lu->tgt->tid, lu->lun, err);
+		bs_delay_exit(lu);
+		return TGTADM_INVALID_REQUEST;
+	}
+	seed_rng(d);
+	if (delayq_init(&d->queue, 256))
+		goto nomem;
+	d->io_fn = borrow_rdwr_io_fn(lu);
+	if (!d->io_fn)
+		goto nomem;
+
+	d->done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	d->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->done_fd < 0 || d->timer_fd < 0)
+		goto fail_errno;
+	if (tgt_event_add(d->done_fd, EPOLLIN, io_done_handler, d)) {
+		close(d->done_fd);
+		d->done_fd = -1;
+		goto fail_errno;
+	}
+	if (tgt_event_add(d->timer_fd, EPOLLIN, timer_handler, d)) {
+		close(d->timer_fd);
+		d->timer_fd = -1;
+		goto fail_errno;
+	}
+	ret = start_workers(d);
+	if (ret) {
+		errno = -ret;
+		goto fail_errno;
+	}
+	ret = delay_ctl_open(d);
+	if (ret) {
+		sp_err("bs_delay: tid %d lun %" PRIu64 ": control directory %s: %s",
+		       lu->tgt->tid, lu->lun, d->dir, strerror(-ret));
+		bs_delay_exit(lu);
+		return TGTADM_INVALID_REQUEST;
+	}
+	eprintf("bs_delay: tid %d lun %" PRIu64 ": read_delay %lldns write_delay %lldns "
+		"jitter %lldns %s seed %lld when=%s, control directory %s\n",
+		lu->tgt->tid, lu->lun, (long long)d->opts.read_delay_ns,
+		(long long)d->opts.write_delay_ns, (long long)d->opts.jitter_ns,
+		delay_dist_name(d->opts.dist), (long long)d->opts.seed,
+		delay_when_name(d->opts.when), d->dir);
+	return TGTADM_SUCCESS;
+
+fail_errno:
+	eprintf("bs_delay: tid %d lun %" PRIu64 ": setting up: %m\n",
+		lu->tgt->tid, lu->lun);
+	bs_delay_exit(lu);
+	return TGTADM_UNKNOWN_ERR;
+nomem:
+	bs_delay_exit(lu);
+	return TGTADM_NOMEM;
+}
+
+/* tgt calls this only once the LUN has no command in flight (it refuses
+ * to delete an active LUN, and every command we hold counts as active),
+ * so the queue is empty here; anything left would be a bug, and is
+ * completed as aborted rather than leaked. */
+static void bs_delay_exit(struct scsi_lu *lu)
+{
+	struct delay_lu *d = DELAY_LU(lu);
+	struct delayq_item *item;
+
+	delay_ctl_close(d);
+	if (d->workers)
+		stop_workers(d);
+	if (d->timer_fd >= 0) {
+		tgt_event_del(d->timer_fd);
+		close(d->timer_fd);
+	}
+	if (d->done_fd >= 0) {
+		tgt_event_del(d->done_fd);
+		close(d->done_fd);
+	}
+	while (d->queue.heap && (item = delayq_pop(&d->queue))) {
+		struct delay_req *req = container_of(item, struct delay_req, item);
+
+		eprintf("bs_delay: BUG: command %p still held at exit\n", req->cmd);
+		free(req);
+	}
+	delayq_destroy(&d->queue);
+	pthread_mutex_destroy(&d->lock);
+	pthread_cond_destroy(&d->cond);
+	free(d->opts_text);
+	d->opts_text = NULL;
+}
+
+static int bs_delay_open(struct scsi_lu *lu, char *path, int *fd, uint64_t *size)
+{
+	return rdwr_bst->bs_open(lu, path, fd, size);
+}
+
+static void bs_delay_close(struct scsi_lu *lu)
+{
+	rdwr_bst->bs_close(lu);
+}
+
+static struct backingstore_template delay_bst = {
+	.bs_name	= "delay",
+	.bs_datasize	= sizeof(struct bs_thread_info) + sizeof(struct delay_lu),
+	.bs_open	= bs_delay_open,
+	.bs_close	= bs_delay_close,
+	.bs_init	= bs_delay_init,
+	.bs_exit	= bs_delay_exit,
+	.bs_cmd_submit	= bs_delay_cmd_submit,
+	.bs_oflags_supported = O_SYNC | O_DIRECT,
+};
+
+static void log_to_tgtd(enum sp_log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level == SP_LOG_DEBUG) {
+		dprintf("%s\n", msg);
+		return;
+	}
+	eprintf("%s\n", msg);
+}
+
+__attribute__((visibility("default"))) void register_bs_module(void)
+{
+	sp_log_set_hook(log_to_tgtd, NULL);
+	rdwr_bst = get_backingstore_template("rdwr");
+	if (!rdwr_bst) {
+		eprintf("bs_delay: tgtd has no rdwr store to build on; delay not registered\n");
+		return;
+	}
+	/* Same SCSI commands as rdwr: it does the I/O. */
+	memcpy(delay_bst.bs_supported_ops, rdwr_bst->bs_supported_ops,
+	       sizeof(delay_bst.bs_supported_ops));
+	register_backingstore_template(&delay_bst);
+}

@@ -1,0 +1,148 @@
+#include "tgt-backend/delay_opts.h"
+
+#include "common/opttab.h"
+#include "common/units.h"
+#include "tgt-backend/jitter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const dist_names[] = {
+	[JITTER_UNIFORM] = "uniform", [JITTER_NORMAL] = "normal",
+	[JITTER_PARETO] = "pareto", NULL,
+};
+static const char *const when_names[] = {
+	[DELAY_WHEN_AFTER] = "after", [DELAY_WHEN_BEFORE] = "before", NULL,
+};
+
+#define OFF(f) offsetof(struct delay_opts, f)
+
+static const struct sp_opt delay_table[] = {
+	{ .name = "delay", .type = SP_OPT_DURATION, .offset = OFF(read_delay_ns),
+	  .also_offset = OFF(write_delay_ns),
+	  .help = "delay of every command, reads and writes" },
+	{ .name = "read_delay", .type = SP_OPT_DURATION, .def = "0",
+	  .offset = OFF(read_delay_ns),
+	  .help = "delay of reads and other non-write commands" },
+	{ .name = "write_delay", .type = SP_OPT_DURATION, .def = "0",
+	  .offset = OFF(write_delay_ns),
+	  .help = "delay of writes and cache flushes" },
+	{ .name = "jitter", .type = SP_OPT_DURATION, .def = "0",
+	  .offset = OFF(jitter_ns),
+	  .help = "random extra delay: uniform half-width, normal sd, pareto mean" },
+	{ .name = "dist", .type = SP_OPT_ENUM, .def = "uniform",
+	  .choices = dist_names, .offset = OFF(dist),
+	  .help = "jitter distribution: uniform|normal|pareto" },
+	{ .name = "seed", .type = SP_OPT_INT, .def = "-1", .min = -1,
+	  .max = 9007199254740992.0, .offset = OFF(seed),
+	  .help = "jitter seed for reproducible runs; -1 picks one" },
+	{ .name = "when", .type = SP_OPT_ENUM, .def = "after",
+	  .choices = when_names, .offset = OFF(when),
+	  .help = "hold the completion after the I/O, or the I/O before it" },
+	{ .name = "stats_interval", .type = SP_OPT_DURATION, .def = "100ms",
+	  .offset = OFF(stats_interval_ns),
+	  .help = "least time between rewrites of the stats file" },
+	{ .name = "ctl", .type = SP_OPT_STR, .offset = OFF(ctl),
+	  .help = "control directory (absolute; creation only)" },
+	SP_OPT_END,
+};
+
+int delay_opts_defaults(struct delay_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	return sp_opt_set_defaults(delay_table, o);
+}
+
+static int check_range(const char *name, int64_t ns, int64_t min_ns,
+		       char *err, size_t errlen)
+{
+	char buf[32], lo[32], hi[32];
+
+	if (ns >= min_ns && ns <= DELAY_OPTS_MAX_NS)
+		return 0;
+	snprintf(err, errlen, "bad value '%s' for option '%s': must be from %s to %s",
+		 sp_format_duration(ns, buf, sizeof(buf)), name,
+		 sp_format_duration(min_ns, lo, sizeof(lo)),
+		 sp_format_duration(DELAY_OPTS_MAX_NS, hi, sizeof(hi)));
+	return -ERANGE;
+}
+
+int delay_opts_validate(const struct delay_opts *o, char *err, size_t errlen)
+{
+	int ret;
+
+	if ((ret = check_range("read_delay", o->read_delay_ns, 0, err, errlen)) ||
+	    (ret = check_range("write_delay", o->write_delay_ns, 0, err, errlen)) ||
+	    (ret = check_range("jitter", o->jitter_ns, 0, err, errlen)) ||
+	    (ret = check_range("stats_interval", o->stats_interval_ns,
+			       10 * SP_NSEC_PER_MSEC, err, errlen)))
+		return ret;
+	if (o->ctl && o->ctl[0] != '/') {
+		snprintf(err, errlen,
+			 "bad value '%s' for option 'ctl': want an absolute directory path",
+			 o->ctl);
+		return -EINVAL;
+	}
+	if (o->ctl && strlen(o->ctl) > DELAY_CTL_DIR_MAX) {
+		snprintf(err, errlen,
+			 "bad value for option 'ctl': longer than %d characters",
+			 DELAY_CTL_DIR_MAX);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+int delay_opts_parse(struct delay_opts *o, char *text,
+		     enum delay_opts_scope scope, char *err, size_t errlen)
+{
+	struct delay_opts next = *o;
+	int ret;
+
+	if (scope == DELAY_OPTS_RUNTIME)
+		next.ctl = NULL;
+	ret = sp_opt_parse_kv(delay_table, &next, text, DELAY_OPTS_SEP, err, errlen);
+	if (ret)
+		return ret;
+	if (scope == DELAY_OPTS_RUNTIME) {
+		if (next.ctl) {
+			snprintf(err, errlen,
+				 "option 'ctl' can only be given when the LUN is created");
+			return -EINVAL;
+		}
+		next.ctl = o->ctl;
+	}
+	ret = delay_opts_validate(&next, err, errlen);
+	if (ret)
+		return ret;
+	*o = next;
+	return 0;
+}
+
+const char *delay_dist_name(int dist)
+{
+	return dist >= 0 && dist <= JITTER_PARETO ? dist_names[dist] : "?";
+}
+
+const char *delay_when_name(int when)
+{
+	return when >= 0 && when <= DELAY_WHEN_BEFORE ? when_names[when] : "?";
+}
+
+size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len)
+{
+	int n;
+
+	n = snprintf(buf, len,
+		     "read_delay_ns=%lld\nwrite_delay_ns=%lld\njitter_ns=%lld\n"
+		     "dist=%s\nseed=%lld\nwhen=%s\n",
+		     (long long)o->read_delay_ns, (long long)o->write_delay_ns,
+		     (long long)o->jitter_ns, delay_dist_name(o->dist),
+		     (long long)o->seed, delay_when_name(o->when));
+	return n < 0 ? 0 : (size_t)n;
+}
+
+size_t delay_opts_help(char *buf, size_t len)
+{
+	return sp_opt_help(delay_table, buf, len);
+}

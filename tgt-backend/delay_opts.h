@@ -1,0 +1,53 @@
+/* Options of the delay store: one grammar for --bsopts at LUN creation
+ * and for lines written to the LUN's ctl file at run time, driven by one
+ * common/opttab table. Pairs are separated by ';' because tgtadm splits
+ * its own parameters on ','. */
+#ifndef SP_DELAY_OPTS_H
+#define SP_DELAY_OPTS_H
+
+/* Longest ctl= directory: room is left for the file names in it. */
+#define DELAY_CTL_DIR_MAX 512
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DELAY_OPTS_SEP ';'
+/* Longest delay or jitter accepted: a longer one is surely a typo, and
+ * initiators time commands out after 30 s or so anyway. */
+#define DELAY_OPTS_MAX_NS (60LL * 1000000000LL)
+
+enum delay_when { DELAY_WHEN_AFTER, DELAY_WHEN_BEFORE };
+enum delay_opts_scope { DELAY_OPTS_CREATE, DELAY_OPTS_RUNTIME };
+
+struct delay_opts {
+	int64_t read_delay_ns;
+	int64_t write_delay_ns;
+	int64_t jitter_ns;
+	int dist;			/* enum jitter_dist */
+	int64_t seed;			/* -1: derive one at LUN creation */
+	int when;			/* enum delay_when */
+	int64_t stats_interval_ns;	/* least time between stats rewrites */
+	const char *ctl;		/* control directory; NULL: default */
+};
+
+int delay_opts_defaults(struct delay_opts *o);
+
+/* Applies "k=v;k=v" from text (modified in place; ctl points into it) on
+ * top of *o, then validates. On error *o is left as it was, err names
+ * the option and value. DELAY_OPTS_RUNTIME refuses ctl=. */
+int delay_opts_parse(struct delay_opts *o, char *text,
+		     enum delay_opts_scope scope, char *err, size_t errlen);
+
+int delay_opts_validate(const struct delay_opts *o, char *err, size_t errlen);
+
+/* The settings as key=value lines (read_delay=1ms ...), for the stats
+ * file. Returns bytes written, like snprintf. */
+size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len);
+
+const char *delay_dist_name(int dist);
+const char *delay_when_name(int when);
+
+/* One line per option, for docs and error hints. */
+size_t delay_opts_help(char *buf, size_t len);
+
+#endif
