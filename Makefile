@@ -19,6 +19,8 @@ CLI_SRCS    :=
 UNIT_TESTS  :=
 ALL_TARGETS :=
 
+# module.mk files define targets of their own; none of them is the default
+.DEFAULT_GOAL := all
 include $(sort $(wildcard */module.mk))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -28,7 +30,6 @@ LIBSLOWPATH := $(BUILD)/libslowpath.a
 SLOWPATH := $(BUILD)/slowpath
 
 .PHONY: all deps check test demo clean bench
-.SECONDARY:
 all: $(SLOWPATH) $(ALL_TARGETS)
 
 deps:
@@ -47,7 +48,7 @@ $(SLOWPATH): $(CLI_OBJS) $(LIBSLOWPATH)
 
 # A unit test links the library plus whatever --wrap mocks its
 # component declares as WRAP_<test name>.
-$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBSLOWPATH)
+$(UNIT_BINS): $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBSLOWPATH)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(WRAP_$*) $(LIBSLOWPATH) -lcmocka $(LDLIBS)
 
