@@ -1,0 +1,276 @@
+/* The effects behind `slowpath lab`: files in the exchange share and the
+ * logs folder, starting and stopping qemu, and relaying the guest's
+ * streams. Kept apart from lab_cmd.c, which decides what to do. */
+#include "lab/lab_proc.h"
+
+#include "common/log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t got_signal;
+
+int sp_lab_signal(void)
+{
+	return got_signal;
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+int sp_lab_write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fputs(text, f) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* Reads a small file the guest left; NULL when it left none. */
+char *sp_lab_read_small(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64], *buf;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	buf = calloc(1, 4096);
+	if (buf) {
+		n = fread(buf, 1, 4095, f);
+		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+			n--;
+		buf[n] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Logs are named by start time, so lexical order is age order. */
+void sp_lab_remove_tree(const char *path)
+{
+	nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sp_lab_prune_logs(const char *logdir)
+{
+	struct sp_strv names = { 0 };
+	char path[PATH_MAX + 300];
+	struct dirent *de;
+	DIR *d = opendir(logdir);
+	size_t i;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (strstr(de->d_name, ".log") && sp_strv_push(&names, de->d_name))
+			break;
+	closedir(d);
+	if (names.n > SP_LAB_KEEP_LOGS) {
+		qsort(names.v, names.n, sizeof(char *), cmp_str);
+		for (i = 0; i + SP_LAB_KEEP_LOGS < names.n; i++) {
+			snprintf(path, sizeof(path), "%s/%s", logdir, names.v[i]);
+			unlink(path);
+		}
+	}
+	sp_strv_free(&names);
+}
+
+static int write_all(int fd, const char *buf, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+void sp_lab_kill_vm(pid_t pid)
+{
+	int i;
+
+	kill(pid, SIGTERM);
+	for (i = 0; i < 30; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(100 * 1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Copies the guest's two streams to ours until qemu closes them, the
+ * deadline passes or we are signalled. 0, or -ETIMEDOUT / -EINTR. */
+int sp_lab_relay(int out_r, int err_r, int64_t timeout_s)
+{
+	struct pollfd pfd[2] = { { out_r, POLLIN, 0 }, { err_r, POLLIN, 0 } };
+	int dest[2] = { STDOUT_FILENO, STDERR_FILENO };
+	int64_t deadline = timeout_s ? now_ms() + timeout_s * 1000 : 0;
+	int open_fds = 2, wait_ms, i, n;
+	char buf[65536];
+	ssize_t r;
+
+	while (open_fds) {
+		if (got_signal)
+			return -EINTR;
+		wait_ms = -1;
+		if (deadline) {
+			int64_t left = deadline - now_ms();
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			wait_ms = left > 1000 ? 1000 : (int)left;
+		}
+		n = poll(pfd, 2, wait_ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		for (i = 0; i < 2; i++) {
+			if (!pfd[i].revents)
+				continue;
+			r = read(pfd[i].fd, buf, sizeof(buf));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				pfd[i].fd = -1;
+				open_fds--;
+				continue;
+			}
+			/* A reader that went away (| head) must not stop the
+			 * guest: keep draining, drop what cannot be written. */
+			if (dest[i] >= 0 && write_all(dest[i], buf, (size_t)r))
+				dest[i] = -1;
+		}
+	}
+	return 0;
+}
+
+void sp_lab_install_handlers(int shell)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll must return */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (shell) {
+		/* The shell's Ctrl-C belongs to the guest. */
+		sa.sa_handler = SIG_IGN;
+		sigaction(SIGQUIT, &sa, NULL);
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+int sp_lab_start_qemu(const struct sp_strv *argv, int out_w, int err_w,
+		      enum sp_lab_mode mode, pid_t *pid)
+{
+	int devnull;
+
+	*pid = fork();
+	if (*pid < 0)
+		return -errno;
+	if (*pid)
+		return 0;
+	/* If we are killed outright, the VM must not outlive us. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (mode == SP_LAB_RUN) {
+		/* Its own process group: Ctrl-C reaches us, and we tear the
+		 * VM down and clean up, rather than qemu dying under us. */
+		setpgid(0, 0);
+		devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, STDIN_FILENO);
+		/* The fds the chardevs name in sp_lab_qemu_argv; moved high
+		 * first so neither dup2 lands on the other's source. */
+		out_w = fcntl(out_w, F_DUPFD, 10);
+		err_w = fcntl(err_w, F_DUPFD, 10);
+		if (out_w < 0 || err_w < 0 || dup2(out_w, 3) < 0 ||
+		    dup2(err_w, 4) < 0)
+			_exit(127);
+		for (int fd = 5; fd < 64; fd++)
+			close(fd);
+	}
+	execv(argv->v[0], argv->v);
+	fprintf(stderr, "slowpath: lab: exec %s: %s\n", argv->v[0], strerror(errno));
+	_exit(127);
+}
+
+/* Exchange dirs are named <pid>-XXXXXX; one whose slowpath is gone was
+ * left by a run that was killed outright. */
+void sp_lab_prune_dead_xchg(const char *rundir)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *de;
+	DIR *d = opendir(rundir);
+	long pid;
+	char *end;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		pid = strtol(de->d_name, &end, 10);
+		if (end == de->d_name || *end != '-' || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", rundir, de->d_name);
+		sp_lab_remove_tree(path);
+	}
+	closedir(d);
+}

@@ -1,0 +1,37 @@
+/* Effects of `slowpath lab` (see lab_proc.c); only lab_cmd.c uses them. */
+#ifndef SP_LAB_PROC_H
+#define SP_LAB_PROC_H
+
+#include "lab/lab_vm.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Console logs kept in $BUILD/lab/logs; older ones are removed. */
+#define SP_LAB_KEEP_LOGS 30
+
+int sp_lab_write_file(const char *dir, const char *name, const char *text);
+/* A small file the guest left (trailing newlines cut); NULL if none. */
+char *sp_lab_read_small(const char *dir, const char *name);
+void sp_lab_remove_tree(const char *path);
+void sp_lab_prune_logs(const char *logdir);
+/* Removes exchange dirs <pid>-XXXXXX whose slowpath no longer runs. */
+void sp_lab_prune_dead_xchg(const char *rundir);
+
+/* SIGINT/SIGTERM/SIGHUP set a flag that sp_lab_relay and the shell's
+ * wait loop check; SIGPIPE is ignored. In a shell, SIGQUIT too: the
+ * terminal belongs to the guest. */
+void sp_lab_install_handlers(int shell);
+int sp_lab_signal(void);
+
+/* Forks and execs qemu; in SP_LAB_RUN its stdin is /dev/null and out_w,
+ * err_w become its fds 3 and 4 (the chardevs of sp_lab_qemu_argv). */
+int sp_lab_start_qemu(const struct sp_strv *argv, int out_w, int err_w,
+		      enum sp_lab_mode mode, pid_t *pid);
+/* SIGTERM, then SIGKILL after 3 s; reaps it. */
+void sp_lab_kill_vm(pid_t pid);
+/* Copies the guest's stdout/stderr to ours until qemu closes them.
+ * 0, -ETIMEDOUT (timeout_s passed; 0 = never) or -EINTR (signal). */
+int sp_lab_relay(int out_r, int err_r, int64_t timeout_s);
+
+#endif

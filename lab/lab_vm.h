@@ -1,0 +1,81 @@
+/* The pure half of `slowpath lab`: what to tell qemu, and the two small
+ * files the guest reads from the exchange share (config, job.sh). No
+ * process is started and nothing is written here, so all of it is unit
+ * tested; lab_cmd.c does the effects. */
+#ifndef SP_LAB_VM_H
+#define SP_LAB_VM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Mount tags the initrd (lab/initrd-init.sh) looks for. */
+#define SP_LAB_TAG_ROOT "hostroot"
+#define SP_LAB_TAG_XCHG "labxchg"
+/* virtio-serial port names the guest (lab/guest-init.sh) writes the
+ * command's stdout and stderr to. */
+#define SP_LAB_PORT_OUT "sp.out"
+#define SP_LAB_PORT_ERR "sp.err"
+
+#define SP_LAB_GUEST_PATH \
+	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+enum sp_lab_mode { SP_LAB_RUN, SP_LAB_SHELL };
+
+struct sp_lab_vm {
+	enum sp_lab_mode mode;
+	const char *qemu;		/* program to exec */
+	const char *kernel;
+	const char *initrd;
+	const char *xchg_dir;		/* host side of the writable share */
+	const char *console_log;	/* SP_LAB_RUN: kernel console file */
+	int64_t cpus;
+	uint64_t mem_bytes;
+	/* SP_LAB_RUN: host fds (as the qemu child sees them) that receive
+	 * the guest command's stdout and stderr. */
+	int out_fd, err_fd;
+};
+
+/* A NULL-terminated, growable argv. */
+struct sp_strv {
+	char **v;
+	size_t n, cap;
+};
+
+int sp_strv_push(struct sp_strv *sv, const char *s);
+int sp_strv_pushf(struct sp_strv *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sp_strv_free(struct sp_strv *sv);
+
+/* qemu's option syntax splits on ','; a literal comma is written ",,".
+ * Returns a malloc'd string or NULL. */
+char *sp_lab_qemu_escape(const char *value);
+
+/* Always TCG, no NIC, no display. 0 or -EINVAL (bad vm), -ENOMEM. */
+int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out);
+
+/* Appends s to buf as one POSIX shell word in single quotes. */
+int sp_lab_shell_quote(const char *s, char **buf, size_t *len);
+
+/* Does environment entry "NAME=VALUE" go to the guest? SLOWPATH_*,
+ * a fixed set (see lab_vm.c), and the names listed in extra (separated
+ * by spaces or commas, e.g. $SLOWPATH_LAB_ENV); names that are not
+ * shell identifiers never do. */
+int sp_lab_env_passes(const char *entry, const char *extra);
+
+/* job.sh: exports the passed environment plus PATH, HOME and
+ * SLOWPATH_IN_LAB=1, changes to cwd, and (SP_LAB_RUN) execs argv.
+ * For SP_LAB_SHELL it is the shell's rcfile and argv is ignored.
+ * *out is malloc'd. 0, -EINVAL (no command to run), -ENOMEM. */
+int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
+		      char *const argv[], char *const envp[],
+		      const char *extra, char **out);
+
+/* config: shell assignments the initrd and guest init source. */
+int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
+		  const char *guest_init, const char *cwd, const char *term,
+		  char **out);
+
+/* The guest's status file: one integer 0..255 and optional whitespace. */
+int sp_lab_parse_status(const char *text, int *code);
+
+#endif

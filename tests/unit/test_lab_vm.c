@@ -1,0 +1,305 @@
+/* The lab's pure helpers: qemu's argv, shell quoting and the job script
+ * the guest runs. The quoting is checked by running the script through
+ * /bin/sh, not by comparing strings, so a quoting bug cannot hide. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lab/lab_vm.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct sp_lab_vm run_vm(void)
+{
+	struct sp_lab_vm vm = {
+		.mode = SP_LAB_RUN, .qemu = "/usr/bin/qemu-system-x86_64",
+		.kernel = "/b/lab/k/vmlinuz", .initrd = "/b/lab/k/initrd.gz",
+		.xchg_dir = "/b/lab/run/abc", .console_log = "/b/lab/logs/x.log",
+		.cpus = 2, .mem_bytes = 2ULL << 30, .out_fd = 3, .err_fd = 4,
+	};
+	return vm;
+}
+
+static int argv_index(const struct sp_strv *sv, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return (int)i;
+	return -1;
+}
+
+static int argv_has_prefix(const struct sp_strv *sv, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < sv->n; i++)
+		if (!strncmp(sv->v[i], prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
+/* The value following option opt. */
+static const char *argv_value(const struct sp_strv *sv, const char *opt)
+{
+	int i = argv_index(sv, opt);
+
+	return i >= 0 && (size_t)i + 1 < sv->n ? sv->v[i + 1] : NULL;
+}
+
+static void test_argv_tcg_no_nic_no_display(void **state)
+{
+	struct sp_strv sv = { 0 };
+	struct sp_lab_vm vm = run_vm();
+
+	(void)state;
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), 0);
+	assert_string_equal(sv.v[0], vm.qemu);
+	assert_null(sv.v[sv.n]);
+	assert_string_equal(argv_value(&sv, "-accel"), "tcg");
+	assert_string_equal(argv_value(&sv, "-nic"), "none");
+	assert_string_equal(argv_value(&sv, "-display"), "none");
+	assert_int_equal(argv_index(&sv, "-enable-kvm"), -1);
+	assert_string_equal(argv_value(&sv, "-smp"), "2");
+	assert_string_equal(argv_value(&sv, "-m"), "2048M");
+	assert_non_null(strstr(argv_value(&sv, "-append"), "tsc=reliable"));
+	assert_non_null(strstr(argv_value(&sv, "-append"), "console=ttyS0"));
+	assert_string_equal(argv_value(&sv, "-kernel"), vm.kernel);
+	assert_string_equal(argv_value(&sv, "-initrd"), vm.initrd);
+	assert_string_equal(argv_value(&sv, "-serial"), "file:/b/lab/logs/x.log");
+	assert_true(argv_has_prefix(&sv, "local,path=/,mount_tag=hostroot,"));
+	assert_true(argv_has_prefix(&sv, "local,path=/b/lab/run/abc,mount_tag=labxchg,"));
+	assert_true(argv_has_prefix(&sv, "file,id=labout,path=/proc/self/fd/3"));
+	assert_true(argv_has_prefix(&sv, "file,id=laberr,path=/proc/self/fd/4"));
+	assert_true(argv_has_prefix(&sv, "virtserialport,chardev=labout,name=sp.out"));
+	sp_strv_free(&sv);
+}
+
+static void test_argv_root_share_is_readonly(void **state)
+{
+	struct sp_strv sv = { 0 };
+	struct sp_lab_vm vm = run_vm();
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), 0);
+	for (i = 0; i < sv.n; i++) {
+		if (strstr(sv.v[i], "mount_tag=hostroot")) {
+			assert_non_null(strstr(sv.v[i], "readonly=on"));
+			seen++;
+		}
+		if (strstr(sv.v[i], "mount_tag=labxchg"))
+			assert_null(strstr(sv.v[i], "readonly"));
+	}
+	assert_int_equal(seen, 1);
+	sp_strv_free(&sv);
+}
+
+static void test_argv_shell_uses_stdio(void **state)
+{
+	struct sp_strv sv = { 0 };
+	struct sp_lab_vm vm = run_vm();
+
+	(void)state;
+	vm.mode = SP_LAB_SHELL;
+	vm.console_log = NULL;
+	vm.out_fd = vm.err_fd = -1;
+	vm.cpus = 1;
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), 0);
+	assert_string_equal(argv_value(&sv, "-serial"), "mon:stdio");
+	assert_string_equal(argv_value(&sv, "-smp"), "1");
+	assert_false(argv_has_prefix(&sv, "virtserialport"));
+	sp_strv_free(&sv);
+}
+
+static void test_argv_rejects_bad_vm(void **state)
+{
+	struct sp_strv sv = { 0 };
+	struct sp_lab_vm vm = run_vm();
+
+	(void)state;
+	vm.cpus = 0;
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), -EINVAL);
+	vm = run_vm();
+	vm.mem_bytes = 1 << 20;
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), -EINVAL);
+	vm = run_vm();
+	vm.console_log = NULL;	/* run mode needs somewhere for the console */
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), -EINVAL);
+	assert_int_equal(sv.n, 0);
+}
+
+static void test_commas_in_paths_are_doubled(void **state)
+{
+	struct sp_strv sv = { 0 };
+	struct sp_lab_vm vm = run_vm();
+	char *e = sp_lab_qemu_escape("a,b,,c");
+
+	(void)state;
+	assert_string_equal(e, "a,,b,,,,c");
+	free(e);
+	vm.xchg_dir = "/x,y/run";
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), 0);
+	assert_true(argv_has_prefix(&sv, "local,path=/x,,y/run,mount_tag=labxchg"));
+	sp_strv_free(&sv);
+}
+
+static void test_env_passes(void **state)
+{
+	(void)state;
+	assert_true(sp_lab_env_passes("SLOWPATH_DEBUG=1", NULL));
+	assert_true(sp_lab_env_passes("BUILD=/b", NULL));
+	assert_true(sp_lab_env_passes("LC_ALL=C", ""));
+	assert_false(sp_lab_env_passes("SLOWPATH_=1", NULL));
+	assert_false(sp_lab_env_passes("SLOWPATH_IN_LAB=0", NULL));
+	assert_false(sp_lab_env_passes("PATH=/evil", "PATH"));
+	assert_false(sp_lab_env_passes("HOME=/home/u", NULL));
+	assert_false(sp_lab_env_passes("SSH_AUTH_SOCK=/x", NULL));
+	assert_false(sp_lab_env_passes("FIO=1", "FIO_X,FIOO"));
+	assert_true(sp_lab_env_passes("FIO=1", "A, FIO B"));
+	assert_false(sp_lab_env_passes("BASH_FUNC_f%%=() { :; }", "BASH_FUNC_f%%"));
+	assert_false(sp_lab_env_passes("noequals", "noequals"));
+}
+
+/* Runs script with /bin/sh (after replacing its exec target with a
+ * printer) and returns what it printed. */
+static char *run_script(const char *script)
+{
+	char path[] = "/tmp/test_lab_vm.XXXXXX";
+	char cmd[128], *out = calloc(1, 8192);
+	int fd = mkstemp(path);
+	FILE *p;
+	size_t n;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, script, strlen(script)), (ssize_t)strlen(script));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "/bin/sh %s 2>&1", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, 8191, p);
+	out[n] = '\0';
+	pclose(p);
+	unlink(path);
+	return out;
+}
+
+static void test_job_script_survives_shell(void **state)
+{
+	char *argv[] = { "printf", "<%s>", "one two", "it's", "$HOME", "",
+			 "a\"b\\c", "`x`", NULL };
+	char *envp[] = { "SLOWPATH_X=a 'b' $c", "SECRET=no", "BUILD=/b d",
+			 NULL };
+	char *script, *out;
+
+	(void)state;
+	assert_int_equal(sp_lab_job_script(SP_LAB_RUN, "/", argv, envp, NULL,
+					   &script), 0);
+	out = run_script(script);
+	assert_string_equal(out, "<one two><it's><$HOME><><a\"b\\c><`x`>");
+	free(out);
+	free(script);
+
+	/* The environment the command sees. */
+	char *env_argv[] = { "sh", "-c",
+		"printf '%s|%s|%s|%s|%s|' \"$SLOWPATH_X\" \"${SECRET-unset}\" "
+		"\"$BUILD\" \"$SLOWPATH_IN_LAB\" \"$HOME\"; pwd", NULL };
+	assert_int_equal(sp_lab_job_script(SP_LAB_RUN, "/tmp", env_argv, envp,
+					   NULL, &script), 0);
+	out = run_script(script);
+	assert_string_equal(out, "a 'b' $c|unset|/b d|1|/root|/tmp\n");
+	free(out);
+	free(script);
+}
+
+static void test_job_script_missing_cwd_fails(void **state)
+{
+	char *argv[] = { "true", NULL };
+	char *script, *out;
+
+	(void)state;
+	assert_int_equal(sp_lab_job_script(SP_LAB_RUN, "/nonexistent/dir", argv,
+					   NULL, NULL, &script), 0);
+	out = run_script(script);
+	assert_non_null(strstr(out, "not visible in the guest"));
+	free(out);
+	free(script);
+	assert_int_equal(sp_lab_job_script(SP_LAB_RUN, "/", NULL, NULL, NULL,
+					   &script), -EINVAL);
+}
+
+static void test_shell_rcfile_has_no_exec(void **state)
+{
+	char *script;
+
+	(void)state;
+	assert_int_equal(sp_lab_job_script(SP_LAB_SHELL, "/w", NULL, NULL, NULL,
+					   &script), 0);
+	assert_null(strstr(script, "exec"));
+	assert_non_null(strstr(script, "cd '/w'"));
+	free(script);
+}
+
+static void test_config_is_sourceable(void **state)
+{
+	char *config, *script, *out;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(sp_lab_config(SP_LAB_RUN, "/b/lab/k/root",
+				       "/b/lab/k/guest-init", "/w d/it's", NULL,
+				       &config), 0);
+	len = strlen(config);
+	script = malloc(len + 128);
+	snprintf(script, len + 128,
+		 "%sprintf '%%s|%%s|%%s|%%s|%%s' \"$LAB_MODE\" \"$LAB_ROOT\" "
+		 "\"$LAB_GUEST_INIT\" \"$LAB_CWD\" \"$LAB_TERM\"", config);
+	out = run_script(script);
+	assert_string_equal(out, "run|/b/lab/k/root|/b/lab/k/guest-init|/w d/it's|");
+	free(out);
+	free(script);
+	free(config);
+}
+
+static void test_parse_status(void **state)
+{
+	int code = -1;
+
+	(void)state;
+	assert_int_equal(sp_lab_parse_status("0\n", &code), 0);
+	assert_int_equal(code, 0);
+	assert_int_equal(sp_lab_parse_status(" 137 ", &code), 0);
+	assert_int_equal(code, 137);
+	assert_int_equal(sp_lab_parse_status("", &code), -EINVAL);
+	assert_int_equal(sp_lab_parse_status("256", &code), -EINVAL);
+	assert_int_equal(sp_lab_parse_status("-1", &code), -EINVAL);
+	assert_int_equal(sp_lab_parse_status("3x", &code), -EINVAL);
+	assert_int_equal(code, 137);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_argv_tcg_no_nic_no_display),
+		cmocka_unit_test(test_argv_root_share_is_readonly),
+		cmocka_unit_test(test_argv_shell_uses_stdio),
+		cmocka_unit_test(test_argv_rejects_bad_vm),
+		cmocka_unit_test(test_commas_in_paths_are_doubled),
+		cmocka_unit_test(test_env_passes),
+		cmocka_unit_test(test_job_script_survives_shell),
+		cmocka_unit_test(test_job_script_missing_cwd_fails),
+		cmocka_unit_test(test_shell_rcfile_has_no_exec),
+		cmocka_unit_test(test_config_is_sourceable),
+		cmocka_unit_test(test_parse_status),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
