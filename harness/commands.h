@@ -14,5 +14,16 @@ extern const struct sp_command sp_commands[];
 int cmd_probe(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_reference(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
+int cmd_topo(int argc, char **argv);
+int cmd_netem(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_up(int argc, char **argv);
+int cmd_down(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_selector(int argc, char **argv);
+int cmd_delay(int argc, char **argv);
 
 #endif

@@ -33,6 +33,13 @@ port() {	# port NAME -> /dev/vportNpM of the virtio-serial port NAME
 
 . "$XCHG/config" || fail "cannot read $XCHG/config"
 
+# The one folder whose writes reach the host (lab run --keep).
+if [ -n "${LAB_KEEP:-}" ]; then
+	mkdir -p "$LAB_KEEP" &&
+		mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 labkeep "$LAB_KEEP" ||
+		fail "cannot mount the kept folder $LAB_KEEP"
+fi
+
 case $LAB_MODE in
 run)
 	out=$(port sp.out) || fail "no virtio-serial port sp.out"

@@ -29,6 +29,7 @@ struct lab_opts {
 	int64_t cpus;
 	uint64_t mem;
 	int64_t timeout;
+	const char *keep;
 	int help;
 };
 
@@ -43,6 +44,9 @@ static const struct sp_opt lab_opttab[] = {
 	  .offset = offsetof(struct lab_opts, timeout), .def = "0",
 	  .help = "seconds before the VM is killed (exit 3); 0: never",
 	  .min = 0, .max = 7 * 86400 },
+	{ .name = "keep", .type = SP_OPT_STR,
+	  .offset = offsetof(struct lab_opts, keep),
+	  .help = "a host folder (created) the guest writes to at the same path" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct lab_opts, help),
 	  .help = "show this help" },
@@ -165,8 +169,36 @@ static int guest_verdict(const char *xchg, const char *log, int qemu_status)
 	return ret;
 }
 
+/* --keep DIR: created on the host, then named absolutely, since the
+ * guest mounts it at the same path. */
+static int resolve_keep(const char *dir, char *abs, size_t len)
+{
+	char path[PATH_MAX], *slash;
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(path)) {
+		sp_err("lab: bad --keep '%s'", dir);
+		return -EINVAL;
+	}
+	memcpy(path, dir, n + 1);
+	for (slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		sp_err("lab: --keep %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (!realpath(path, abs) || strlen(abs) >= len) {
+		sp_err("lab: --keep %s: %s", dir, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int prepare_xchg(const struct lab_paths *lp, enum sp_lab_mode mode,
-			char **cmd, char *xchg, size_t len)
+			char **cmd, const char *keep, char *xchg, size_t len)
 {
 	char cwd[PATH_MAX], *job = NULL, *config = NULL;
 	int ret;
@@ -183,7 +215,7 @@ static int prepare_xchg(const struct lab_paths *lp, enum sp_lab_mode mode,
 				getenv("SLOWPATH_LAB_ENV"), &job);
 	if (!ret)
 		ret = sp_lab_config(mode, lp->root, lp->guest_init, cwd,
-				    getenv("TERM"), &config);
+				    getenv("TERM"), keep, &config);
 	if (!ret)
 		ret = sp_lab_write_file(xchg, "job.sh", job);
 	if (!ret)
@@ -199,7 +231,7 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	struct lab_paths lp;
 	struct sp_strv argv = { 0 };
 	struct sp_lab_vm vm = { 0 };
-	char xchg[PATH_MAX + 32], log[PATH_MAX + 96], stamp[32];
+	char xchg[PATH_MAX + 32], log[PATH_MAX + 96], stamp[32], keep[PATH_MAX];
 	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
 	int ret, status = 0, code;
 	time_t t = time(NULL);
@@ -217,7 +249,12 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 		return SP_EXIT_ENV;
 	}
 	xchg[0] = '\0';
-	ret = prepare_xchg(&lp, mode, cmd, xchg, sizeof(xchg));
+	if (o->keep && resolve_keep(o->keep, keep, sizeof(keep))) {
+		code = SP_EXIT_USAGE;
+		goto out;
+	}
+	ret = prepare_xchg(&lp, mode, cmd, o->keep ? keep : NULL, xchg,
+			   sizeof(xchg));
 	if (ret) {
 		sp_err("lab: cannot write the job into %s: %s", xchg, strerror(-ret));
 		code = SP_EXIT_RUNTIME;
@@ -234,6 +271,7 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	vm.kernel = lp.kernel;
 	vm.initrd = lp.initrd;
 	vm.xchg_dir = xchg;
+	vm.keep_dir = o->keep ? keep : NULL;
 	vm.console_log = log;
 	vm.cpus = o->cpus;
 	vm.mem_bytes = o->mem;

@@ -109,10 +109,12 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 
 	/* With 2 vCPUs under TCG the kernel distrusts the TSC and falls
 	 * back to HPET, which costs every clock read a VM exit; a shell
-	 * keeps the console quiet so the prompt is not buried. */
+	 * keeps the console quiet so the prompt is not buried. On a busy
+	 * host the emulated timer interrupt can be late enough for the
+	 * kernel's IO-APIC check to panic: no_timer_check skips it. */
 	append = vm->mode == SP_LAB_RUN ?
-		"console=ttyS0 tsc=reliable clocksource=tsc panic=-1 loglevel=4" :
-		"console=ttyS0 tsc=reliable clocksource=tsc panic=-1 loglevel=1";
+		"console=ttyS0 tsc=reliable clocksource=tsc no_timer_check panic=-1 loglevel=4" :
+		"console=ttyS0 tsc=reliable clocksource=tsc no_timer_check panic=-1 loglevel=1";
 
 	ret |= sp_strv_push(out, vm->qemu);
 	/* Never KVM: the lab exists for hosts where it is unusable, and
@@ -148,6 +150,11 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 	ret |= sp_strv_push(out, "-virtfs");
 	ret |= push_with_path(out, "local,path=%s,mount_tag=" SP_LAB_TAG_XCHG
 			      ",security_model=none", vm->xchg_dir);
+	if (vm->keep_dir) {
+		ret |= sp_strv_push(out, "-virtfs");
+		ret |= push_with_path(out, "local,path=%s,mount_tag=" SP_LAB_TAG_KEEP
+				      ",security_model=none", vm->keep_dir);
+	}
 	if (vm->mode == SP_LAB_RUN) {
 		ret |= sp_strv_push(out, "-device");
 		ret |= sp_strv_push(out, "virtio-serial-pci");
@@ -318,7 +325,7 @@ int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
 
 int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
 		  const char *guest_init, const char *cwd, const char *term,
-		  char **out)
+		  const char *keep_dir, char **out)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -336,6 +343,8 @@ int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
 	ret = ret ? ret : sp_lab_shell_quote(cwd, &buf, &len);
 	ret = ret ? ret : append_str(&buf, &len, "\nLAB_TERM=");
 	ret = ret ? ret : sp_lab_shell_quote(term ? term : "", &buf, &len);
+	ret = ret ? ret : append_str(&buf, &len, "\nLAB_KEEP=");
+	ret = ret ? ret : sp_lab_shell_quote(keep_dir ? keep_dir : "", &buf, &len);
 	ret = ret ? ret : append_str(&buf, &len, "\n");
 	if (ret) {
 		free(buf);

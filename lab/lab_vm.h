@@ -11,6 +11,8 @@
 /* Mount tags the initrd (lab/initrd-init.sh) looks for. */
 #define SP_LAB_TAG_ROOT "hostroot"
 #define SP_LAB_TAG_XCHG "labxchg"
+/* A host folder the guest writes through to (lab run --keep). */
+#define SP_LAB_TAG_KEEP "labkeep"
 /* virtio-serial port names the guest (lab/guest-init.sh) writes the
  * command's stdout and stderr to. */
 #define SP_LAB_PORT_OUT "sp.out"
@@ -27,6 +29,9 @@ struct sp_lab_vm {
 	const char *kernel;
 	const char *initrd;
 	const char *xchg_dir;		/* host side of the writable share */
+	/* NULL, or a host folder the guest sees writable at the same path:
+	 * what a guest job writes elsewhere dies with its tmpfs. */
+	const char *keep_dir;
 	const char *console_log;	/* SP_LAB_RUN: kernel console file */
 	int64_t cpus;
 	uint64_t mem_bytes;
@@ -73,7 +78,7 @@ int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
 /* config: shell assignments the initrd and guest init source. */
 int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
 		  const char *guest_init, const char *cwd, const char *term,
-		  char **out);
+		  const char *keep_dir, char **out);
 
 /* The guest's status file: one integer 0..255 and optional whitespace. */
 int sp_lab_parse_status(const char *text, int *code);

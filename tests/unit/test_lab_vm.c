@@ -256,14 +256,14 @@ static void test_config_is_sourceable(void **state)
 	(void)state;
 	assert_int_equal(sp_lab_config(SP_LAB_RUN, "/b/lab/k/root",
 				       "/b/lab/k/guest-init", "/w d/it's", NULL,
-				       &config), 0);
+				       "/k e/p", &config), 0);
 	len = strlen(config);
 	script = malloc(len + 128);
 	snprintf(script, len + 128,
-		 "%sprintf '%%s|%%s|%%s|%%s|%%s' \"$LAB_MODE\" \"$LAB_ROOT\" "
-		 "\"$LAB_GUEST_INIT\" \"$LAB_CWD\" \"$LAB_TERM\"", config);
+		 "%sprintf '%%s|%%s|%%s|%%s|%%s|%%s' \"$LAB_MODE\" \"$LAB_ROOT\" "
+		 "\"$LAB_GUEST_INIT\" \"$LAB_CWD\" \"$LAB_TERM\" \"$LAB_KEEP\"", config);
 	out = run_script(script);
-	assert_string_equal(out, "run|/b/lab/k/root|/b/lab/k/guest-init|/w d/it's|");
+	assert_string_equal(out, "run|/b/lab/k/root|/b/lab/k/guest-init|/w d/it's||/k e/p");
 	free(out);
 	free(script);
 	free(config);

@@ -1,0 +1,380 @@
+/* The mock system shared by test_bringup.c and test_bringup_live.c:
+ * every command is recorded; namespaces, links, the map, daemons and
+ * iSCSI logins are simulated so a teardown can be checked for leaving
+ * nothing behind. Static on purpose: each test binary has its own. */
+#ifndef SP_TEST_BRINGUP_MOCK_H
+#define SP_TEST_BRINGUP_MOCK_H
+
+#define MAXC 512
+#define MAXE 64
+
+struct mock {
+	char cmds[MAXC][512];
+	int ncmds;
+	const char *fail_match;		/* first run containing it fails */
+	int failed;
+	const char *interrupt_match;
+	char exists[MAXE][128];
+	int nexists;
+	int pid_alive[64], pid_is_iscsid[64];
+	int npids;
+	int map_exists, iscsid_up, have_delay_store;
+	const char *addr_out, *netns_out, *links_out, *dm_info_out;
+	const char *dm_table_out, *dm_status_out, *session_out;
+	int logged_in;
+};
+
+static struct mock M;
+static char dir[64];
+
+static void add_exists(const char *path)
+{
+	if (M.nexists < MAXE)
+		snprintf(M.exists[M.nexists++], sizeof(M.exists[0]), "%s", path);
+}
+
+static void del_exists(const char *path)
+{
+	int i;
+
+	for (i = 0; i < M.nexists; i++)
+		if (!strcmp(M.exists[i], path))
+			M.exists[i][0] = '\0';
+}
+
+static __attribute__((unused)) int count_exists(const char *prefix)
+{
+	int i, n = 0;
+
+	for (i = 0; i < M.nexists; i++)
+		if (M.exists[i][0] && !strncmp(M.exists[i], prefix,
+					       strlen(prefix)))
+			n++;
+	return n;
+}
+
+static int ran(const char *needle)
+{
+	int i, n = 0;
+
+	for (i = 0; i < M.ncmds; i++)
+		if (strstr(M.cmds[i], needle))
+			n++;
+	return n;
+}
+
+static int first(const char *needle)
+{
+	int i;
+
+	for (i = 0; i < M.ncmds; i++)
+		if (strstr(M.cmds[i], needle))
+			return i;
+	return -1;
+}
+
+static void out(char *buf, size_t len, const char *text)
+{
+	if (buf && len)
+		snprintf(buf, len, "%s", text ? text : "");
+}
+
+/* iscsiadm -m session -P3 for the logged-in paths of equal3 */
+static char sessions[4096];
+
+static void make_sessions(void)
+{
+	int i;
+	size_t n = 0;
+
+	sessions[0] = '\0';
+	for (i = 0; i < 3; i++)
+		n += (size_t)snprintf(sessions + n, sizeof(sessions) - n,
+			"Target: iqn.2026-11.org.slowpath:up-equal3 (non-flash)\n"
+			"\tCurrent Portal: 198.18.0.%d:3260,1\n"
+			"\tPersistent Portal: 198.18.0.%d:3260,1\n"
+			"\t\tAttached scsi disk sd%c\t\tState: running\n",
+			4 * i + 2, 4 * i + 2, 'a' + i);
+}
+
+static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
+{
+	char line[512] = "";
+	size_t n = 0;
+	int i;
+
+	(void)ctx;
+	for (i = 0; argv[i]; i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s",
+				      i ? " " : "", argv[i]);
+	if (M.ncmds < MAXC)
+		snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "%s", line);
+	out(o, olen, "");
+	if (M.interrupt_match && strstr(line, M.interrupt_match))
+		sp_bringup_interrupted = 1;
+	if (!M.failed && M.fail_match && strstr(line, M.fail_match)) {
+		M.failed = 1;
+		return 1;
+	}
+	if (!strcmp(line, "iscsiadm -m session"))
+		return M.iscsid_up ? (M.logged_in ? 0 : 21) : 20;
+	if (!strcmp(line, "iscsiadm -m session -P3")) {
+		out(o, olen, M.logged_in ? sessions : "");
+		return M.logged_in ? 0 : 21;
+	}
+	if (strstr(line, "--login"))
+		M.logged_in = 1;
+	if (strstr(line, "--logout"))
+		M.logged_in = 0;
+	if (!strcmp(line, "ip -o -4 addr show"))
+		out(o, olen, M.addr_out);
+	if (!strcmp(line, "ip netns list"))
+		out(o, olen, M.netns_out);
+	if (!strcmp(line, "ip -o link show"))
+		out(o, olen, M.links_out);
+	if (!strncmp(line, "dmsetup info -c --noheadings -o name,uuid", 41))
+		out(o, olen, M.dm_info_out);
+	if (!strncmp(line, "dmsetup info -c --noheadings -o minor", 37)) {
+		out(o, olen, "3\n");
+		return M.map_exists ? 0 : 1;
+	}
+	if (!strncmp(line, "dmsetup info ", 13))
+		return M.map_exists ? 0 : 1;
+	if (!strncmp(line, "dmsetup table", 13)) {
+		out(o, olen, M.dm_table_out);
+		return M.map_exists ? 0 : 1;
+	}
+	if (!strncmp(line, "dmsetup status", 14))
+		out(o, olen, M.dm_status_out);
+	if (!strncmp(line, "dmsetup create", 14))
+		M.map_exists = 1;
+	if (!strncmp(line, "dmsetup remove", 14))
+		M.map_exists = 0;
+	if (!strncmp(line, "ip netns add ", 13)) {
+		char p[128];
+
+		snprintf(p, sizeof(p), "/run/netns/%s", argv[3]);
+		add_exists(p);
+	}
+	if (!strncmp(line, "ip netns del ", 13)) {
+		char p[128];
+
+		snprintf(p, sizeof(p), "/run/netns/%s", argv[3]);
+		del_exists(p);
+	}
+	if (!strncmp(line, "ip link add ", 12)) {
+		char p[128];
+
+		snprintf(p, sizeof(p), "/sys/class/net/%s", argv[3]);
+		add_exists(p);
+	}
+	if (!strncmp(line, "ip link del ", 12)) {
+		char p[128];
+
+		snprintf(p, sizeof(p), "/sys/class/net/%s", argv[3]);
+		del_exists(p);
+	}
+	return 0;
+}
+
+static int m_spawn(void *ctx, const char *const *argv, const char *log,
+		   pid_t *pid)
+{
+	int i, iscsid = !strcmp(argv[0], "iscsid");
+	char line[512] = "spawn";
+
+	(void)ctx;
+	(void)log;
+	for (i = 0; argv[i]; i++)
+		strncat(line, " ", sizeof(line) - strlen(line) - 1),
+		strncat(line, argv[i], sizeof(line) - strlen(line) - 1);
+	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "%s", line);
+	M.pid_alive[M.npids] = 1;
+	M.pid_is_iscsid[M.npids] = iscsid;
+	if (iscsid)
+		M.iscsid_up = 1;
+	*pid = 1000 + M.npids++;
+	return 0;
+}
+
+static int m_kill(void *ctx, pid_t pid, int sig)
+{
+	(void)ctx;
+	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "kill %d %d", sig,
+		 (int)pid);
+	if (pid >= 1000 && pid < 1000 + M.npids) {
+		M.pid_alive[pid - 1000] = 0;
+		if (M.pid_is_iscsid[pid - 1000])
+			M.iscsid_up = 0;
+	}
+	return 0;
+}
+
+static int m_pid_is(void *ctx, pid_t pid, const char *comm)
+{
+	(void)ctx;
+	if (pid < 1000 || pid >= 1000 + M.npids || !M.pid_alive[pid - 1000])
+		return 0;
+	return !strcmp(comm, M.pid_is_iscsid[pid - 1000] ? "iscsid" : "tgtd");
+}
+
+static int m_read_file(void *ctx, const char *path, char *buf, size_t len)
+{
+	char d, rest[64] = "";
+
+	(void)ctx;
+	if (!strcmp(path, "/proc/net/unix")) {
+		snprintf(buf, len, "Num RefCount Protocol Flags Type St Inode "
+			 "Path\n%s", M.iscsid_up ? "0000: 00000002 00000000 "
+			 "00010000 0001 01 15 @ISCSIADM_ABSTRACT_NAMESPACE\n"
+			 : "");
+		return 0;
+	}
+	if (strstr(path, "/ctl-2/stats")) {
+		snprintf(buf, len, "read_delay_ns=10000000\n");
+		return 0;
+	}
+	if (sscanf(path, "/sys/block/sd%c/%63s", &d, rest) != 2)
+		return -ENOENT;
+	if (!strcmp(rest, "dev")) {
+		snprintf(buf, len, "8:%d\n", (d - 'a') * 16);
+		return 0;
+	}
+	if (!strcmp(rest, "size")) {
+		snprintf(buf, len, "4194304\n");
+		return 0;
+	}
+	if (!strcmp(path, "/proc/net/unix")) {
+		snprintf(buf, len, "Num RefCount Protocol Flags Type St Inode "
+			 "Path\n%s", M.iscsid_up ? "0000: 00000002 00000000 "
+			 "00010000 0001 01 15 @ISCSIADM_ABSTRACT_NAMESPACE\n"
+			 : "");
+		return 0;
+	}
+	if (strstr(path, "/device/state")) {
+		snprintf(buf, len, "running\n");
+		return 0;
+	}
+	if (strstr(path, "/device/vendor")) {
+		snprintf(buf, len, "IET     \n");
+		return 0;
+	}
+	if (strstr(path, "/device/model")) {
+		snprintf(buf, len, "VIRTUAL-DISK    \n");
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int m_exists(void *ctx, const char *path)
+{
+	int i;
+
+	(void)ctx;
+	if (!strncmp(path, "/sys/module/", 12))
+		return 1;
+	if (!strncmp(path, dir, strlen(dir)))
+		return access(path, F_OK) == 0;
+	if (strstr(path, "bs_delay.so"))
+		return M.have_delay_store;
+	for (i = 0; i < M.nexists; i++)
+		if (!strcmp(M.exists[i], path))
+			return 1;
+	return 0;
+}
+
+static int m_readlink_base(void *ctx, const char *path, char *buf,
+			   size_t len)
+{
+	char d;
+
+	(void)ctx;
+	if (sscanf(path, "/sys/block/sd%c/device", &d) != 1)
+		return -ENOENT;
+	snprintf(buf, len, "%d:0:0:1", d - 'a' + 2);
+	return 0;
+}
+
+static int m_make_file(void *ctx, const char *path, uint64_t size,
+		       int *created)
+{
+	(void)ctx;
+	(void)size;
+	*created = 1;
+	add_exists(path);
+	return 0;
+}
+
+static int m_unlink(void *ctx, const char *path)
+{
+	(void)ctx;
+	del_exists(path);
+	return 0;
+}
+
+static int m_write_file(void *ctx, const char *path, const char *text)
+{
+	(void)ctx;
+	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "write %s %s", path,
+		 text);
+	return 0;
+}
+
+static void m_sleep(void *ctx, unsigned int ms)
+{
+	(void)ctx;
+	(void)ms;
+}
+
+static const struct sp_sys_ops mock_ops = {
+	.run = m_run, .spawn = m_spawn, .kill = m_kill, .pid_is = m_pid_is,
+	.read_file = m_read_file, .exists = m_exists,
+	.readlink_base = m_readlink_base, .make_file = m_make_file,
+	.unlink = m_unlink, .sleep_ms = m_sleep, .write_file = m_write_file,
+};
+
+static const char *equal3_text =
+	"[topology]\nunit = 500us\nsize = 2G\nselector = st\n"
+	"map_name = slowpath-equal3\naddresses = 198.18.0.0/24\n"
+	"mechanism = backend\n[path a]\nmultiplier = 1\n"
+	"[path b]\nmultiplier = 1\n[path c]\nmultiplier = 2\n";
+
+static struct sp_topo topo;
+
+static int setup(void **state)
+{
+	char err[SP_TOPO_ERRLEN];
+
+	(void)state;
+	memset(&M, 0, sizeof(M));
+	M.have_delay_store = 1;
+	M.iscsid_up = 1;
+	M.addr_out = "1: lo    inet 127.0.0.1/8 scope host lo\n"
+		     "2: eth0    inet 10.0.2.15/24 brd 10.0.2.255 scope global\n";
+	make_sessions();
+	sp_bringup_interrupted = 0;
+	snprintf(dir, sizeof(dir), "/tmp/sp-test-bringup-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	if (sp_topo_parse(equal3_text, "equal3.ini", "equal3", &topo, err,
+			  sizeof(err)))
+		fail_msg("topology: %s", err);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sp_state_remove(dir);
+	rmdir(dir);
+	return 0;
+}
+
+static void opts(struct sp_up_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->tag, sizeof(o->tag), "3fa2");
+	o->tgtd_wait_s = 1;
+	o->disk_wait_s = 1;
+}
+
+#endif
