@@ -29,7 +29,7 @@ UNIT_BINS := $(UNIT_TESTS:%.c=$(BUILD)/%)
 LIBSLOWPATH := $(BUILD)/libslowpath.a
 SLOWPATH := $(BUILD)/slowpath
 
-.PHONY: all deps check test demo clean bench
+.PHONY: all deps check test demo reproduce clean bench
 all: $(SLOWPATH) $(ALL_TARGETS)
 
 deps:
@@ -63,6 +63,9 @@ test: all $(UNIT_BINS)
 
 demo:
 	bash mk/demo.sh
+
+reproduce: all
+	bash mk/reproduce.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -108,6 +108,11 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 		    const char *state_dir, char *err, size_t errlen);
 
+/* The same paths under another selector; only ST takes per-path
+ * weights (the topology's relative_throughput, from the journal). */
+void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
+			 const struct sp_dm_selector *sel);
+
 /* Live changes to a running topology; both record the change. */
 int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 			    struct sp_state *st,

@@ -5,6 +5,7 @@
 #include "harness/bringup.h"
 
 #include "common/log.h"
+#include "common/strbuf.h"
 #include "common/units.h"
 
 #include <errno.h>
@@ -14,18 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failf(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int failf(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 static const char *tool_error(const struct sp_sys_ops *ops)
 {
@@ -40,12 +29,29 @@ static int record(const char *dir, const char *line, char *err,
 	int fd, ret = sp_state_open_append(dir, &fd);
 
 	if (ret)
-		return failf(err, errlen, ret, "cannot open the state in %s: "
+		return sp_errf(err, errlen, ret, "cannot open the state in %s: "
 			     "%s", dir, strerror(-ret));
 	ret = sp_state_append(fd, line);
 	close(fd);
-	return ret ? failf(err, errlen, ret, "cannot record the change: %s",
+	return ret ? sp_errf(err, errlen, ret, "cannot record the change: %s",
 			   strerror(-ret)) : 0;
+}
+
+void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
+			 const struct sp_dm_selector *sel)
+{
+	size_t i, k;
+
+	map->sel = *sel;
+	for (i = 0; i < map->npaths; i++) {
+		map->paths[i].relative_throughput = 1;
+		for (k = 0; sel->kind == SP_SEL_ST && k < st->npaths; k++)
+			if (st->paths[k].major == map->paths[i].major &&
+			    st->paths[k].minor == map->paths[i].minor &&
+			    st->paths[k].relative_throughput)
+				map->paths[i].relative_throughput =
+					st->paths[k].relative_throughput;
+	}
 }
 
 int sp_bringup_selector_set(const struct sp_sys_ops *ops,
@@ -56,35 +62,25 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 	static char out[8192], table[8192];
 	char dmerr[SP_DM_ERRLEN], mod[64], line[96];
 	struct sp_dm_map map;
-	size_t i, k;
+	size_t i;
 	int ret, rret;
 
 	if (!st->complete)
-		return failf(err, errlen, -EINVAL, "topology %s is not fully "
+		return sp_errf(err, errlen, -EINVAL, "topology %s is not fully "
 			     "up; run 'slowpath down'", st->topology);
 	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "table",
 			st->map_name, NULL))
-		return failf(err, errlen, -ENOENT, "map %s is not there: %s",
+		return sp_errf(err, errlen, -ENOENT, "map %s is not there: %s",
 			     st->map_name, tool_error(ops));
 	ret = sp_dm_table_parse(out, &map, dmerr, sizeof(dmerr));
 	if (ret)
-		return failf(err, errlen, ret, "map %s has a table slowpath "
+		return sp_errf(err, errlen, ret, "map %s has a table slowpath "
 			     "cannot read: %s", st->map_name, dmerr);
-	map.sel = *sel;
-	/* the same paths; only ST takes per-path weights */
-	for (i = 0; i < map.npaths; i++) {
-		map.paths[i].relative_throughput = 1;
-		for (k = 0; sel->kind == SP_SEL_ST && k < st->npaths; k++)
-			if (st->paths[k].major == map.paths[i].major &&
-			    st->paths[k].minor == map.paths[i].minor &&
-			    st->paths[k].relative_throughput)
-				map.paths[i].relative_throughput =
-					st->paths[k].relative_throughput;
-	}
+	sp_bringup_retarget(&map, st, sel);
 	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
 				sizeof(dmerr));
 	if (ret)
-		return failf(err, errlen, ret, "%s", dmerr);
+		return sp_errf(err, errlen, ret, "%s", dmerr);
 	snprintf(mod, sizeof(mod), "dm_%s", sp_selector_kernel_name(sel->kind));
 	for (i = 0; mod[i]; i++)
 		if (mod[i] == '-')
@@ -93,7 +89,7 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 		sp_debug("modprobe %s failed; the load will tell", mod);
 	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "suspend", st->map_name,
 			NULL))
-		return failf(err, errlen, -EIO, "dmsetup suspend %s: %s",
+		return sp_errf(err, errlen, -EIO, "dmsetup suspend %s: %s",
 			     st->map_name, tool_error(ops));
 	rret = sp_sys_runv(ops, NULL, 0, "dmsetup", "reload", st->map_name,
 			   "--table", table, NULL);
@@ -106,7 +102,7 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 	if (rret)
 		return -EIO;
 	if (ret)
-		return failf(err, errlen, -EIO, "dmsetup resume %s: %s",
+		return sp_errf(err, errlen, -EIO, "dmsetup resume %s: %s",
 			     st->map_name, tool_error(ops));
 	st->sel = *sel;
 	sp_state_fmt_selector(sel, line, sizeof(line));
@@ -125,7 +121,7 @@ static int backend_set(const struct sp_sys_ops *ops,
 	int i, ret;
 
 	if (strcmp(st->bstype, "delay"))
-		return failf(err, errlen, -ENOTSUP, "path %s is served by "
+		return sp_errf(err, errlen, -ENOTSUP, "path %s is served by "
 			     "tgt's %s store, which has no delay to change",
 			     p->label, st->bstype);
 	if (sp_bringup_bsopts(p, line, sizeof(line) - 1))
@@ -135,7 +131,7 @@ static int backend_set(const struct sp_sys_ops *ops,
 	snprintf(path, sizeof(path), "%s/ctl", ctl);
 	ret = ops->write_file(ops->ctx, path, line);
 	if (ret)
-		return failf(err, errlen, ret, "path %s: cannot write %s: %s",
+		return sp_errf(err, errlen, ret, "path %s: cannot write %s: %s",
 			     p->label, path, strerror(-ret));
 	/* tgtd applies it from its main loop: wait to see it in force */
 	snprintf(path, sizeof(path), "%s/stats", ctl);
@@ -147,7 +143,7 @@ static int backend_set(const struct sp_sys_ops *ops,
 			return 0;
 		ops->sleep_ms(ops->ctx, 100);
 	}
-	return failf(err, errlen, -ETIMEDOUT, "path %s: the delay store did "
+	return sp_errf(err, errlen, -ETIMEDOUT, "path %s: the delay store did "
 		     "not take '%s' (see %s)", p->label, line, path);
 }
 
@@ -161,7 +157,7 @@ static int netem_set(const struct sp_sys_ops *ops,
 	sp_bringup_netem_argv(p, zero ? "del" : "replace", argv, 24, bufs,
 			      sizeof(bufs));
 	if (ops->run(ops->ctx, argv, NULL, 0) && !zero)
-		return failf(err, errlen, -EIO, "path %s: netem on %s: %s",
+		return sp_errf(err, errlen, -EIO, "path %s: netem on %s: %s",
 			     p->label, p->target_if, tool_error(ops));
 	return 0;
 }
@@ -177,7 +173,7 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 	int ret = 0;
 
 	if (!st->complete)
-		return failf(err, errlen, -EINVAL, "topology %s is not fully "
+		return sp_errf(err, errlen, -EINVAL, "topology %s is not fully "
 			     "up; run 'slowpath down'", st->topology);
 	if (write_ns < 0)
 		write_ns = read_ns;
@@ -188,7 +184,7 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 		break;
 	case SP_MECH_NETEM:
 		if (read_ns != write_ns)
-			return failf(err, errlen, -EINVAL, "path %s delays by "
+			return sp_errf(err, errlen, -EINVAL, "path %s delays by "
 				     "netem, which cannot tell reads from "
 				     "writes", p->label);
 		next.netem_ns = read_ns;

@@ -3,6 +3,7 @@
  * the tools' output that `up`, `down` and `status` read. */
 #include "harness/bringup.h"
 
+#include "common/strbuf.h"
 #include "common/units.h"
 
 #include <ctype.h>
@@ -12,20 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failf(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int failf(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 static int valid_tag(const char *tag)
 {
@@ -64,10 +51,10 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	int ret;
 
 	if (!valid_tag(o->tag))
-		return failf(err, errlen, -EINVAL, "tag '%s' is not 4 "
+		return sp_errf(err, errlen, -EINVAL, "tag '%s' is not 4 "
 			     "lower-case hex digits", o->tag);
 	if (!t.npaths)
-		return failf(err, errlen, -EINVAL, "%s has no paths", t.file);
+		return sp_errf(err, errlen, -EINVAL, "%s has no paths", t.file);
 	if (o->has_mech)
 		for (i = 0; i < t.npaths; i++)
 			t.paths[i].mech = o->mech;
@@ -84,7 +71,7 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	snprintf(st->iqn, sizeof(st->iqn), "%s%s", SP_UP_IQN_PREFIX, safe);
 	if (strncmp(t.map_name, SP_TOPO_MAP_PREFIX,
 		    strlen(SP_TOPO_MAP_PREFIX)))
-		return failf(err, errlen, -EINVAL, "%s: map_name '%s' does not "
+		return sp_errf(err, errlen, -EINVAL, "%s: map_name '%s' does not "
 			     "start with '%s'", t.file, t.map_name,
 			     SP_TOPO_MAP_PREFIX);
 	snprintf(st->map_name, sizeof(st->map_name), "%s", t.map_name);
@@ -96,11 +83,11 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	} else if ((size_t)snprintf(st->backing, sizeof(st->backing),
 				    "%s/%s-%s.img", state_dir, safe, o->tag)
 		   >= sizeof(st->backing)) {
-		return failf(err, errlen, -ENAMETOOLONG, "state directory "
+		return sp_errf(err, errlen, -ENAMETOOLONG, "state directory "
 			     "'%s' is too long", state_dir);
 	}
 	if (strpbrk(st->backing, " \t\n") || strpbrk(st->topo_file, " \t\n"))
-		return failf(err, errlen, -EINVAL, "'%s': slowpath cannot "
+		return sp_errf(err, errlen, -EINVAL, "'%s': slowpath cannot "
 			     "record paths with blanks in them",
 			     strpbrk(st->backing, " \t\n") ? st->backing
 							    : st->topo_file);
@@ -178,7 +165,7 @@ int sp_bringup_addr_clash(const struct sp_state *st, const char *ip_addr,
 			if (sp_topo_parse_cidr(pc, &mine, &mlen))
 				continue;
 			if (sp_topo_cidr_overlap(mine, mlen, addr, alen))
-				return failf(err, errlen, -EADDRINUSE,
+				return sp_errf(err, errlen, -EADDRINUSE,
 					     "address clash: path %s wants "
 					     "%s but %s already has %s",
 					     p->label, pc, ifname, cidr);

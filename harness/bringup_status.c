@@ -7,6 +7,7 @@
  */
 #include "harness/bringup_status.h"
 
+#include "common/strbuf.h"
 #include "common/units.h"
 
 #include <errno.h>
@@ -103,30 +104,6 @@ int sp_status_gather(const struct sp_sys_ops *ops, const struct sp_state *st,
 	return 0;
 }
 
-struct out {
-	char *buf;
-	size_t len, used;
-	int overflow;
-};
-
-static void emit(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void emit(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->used)
-		o->overflow = 1;
-	else
-		o->used += (size_t)n;
-}
 
 /* multipath prints sizes as "2.0G" */
 static void human_size(uint64_t bytes, char *buf, size_t len)
@@ -178,7 +155,7 @@ static void delay_text(const struct sp_state_path *p, char *buf, size_t len)
 int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 {
 	const struct sp_state *st = s->st;
-	struct out o = { .buf = buf, .len = len };
+	struct sp_strbuf o = SP_STRBUF(buf, len);
 	char size[32], pol[96], portal[64], mm[24], delay[96];
 	const struct sp_dm_selector *sel = s->has_table ? &s->table.sel
 							: &st->sel;
@@ -187,18 +164,18 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 	if (!len)
 		return -ENOSPC;
 	buf[0] = '\0';
-	emit(&o, "topology %s (%s) tag %s, %s\n", st->topology, st->topo_file,
+	sp_strbuf_printf(&o, "topology %s (%s) tag %s, %s\n", st->topology, st->topo_file,
 	     st->tag, st->complete ? "up" : "INCOMPLETE: run slowpath down");
 	human_size(st->sectors ? st->sectors * 512 : st->size_bytes, size,
 		   sizeof(size));
-	emit(&o, "%s (%s) %s %s,%s\n", st->map_name, st->map_uuid,
+	sp_strbuf_printf(&o, "%s (%s) %s %s,%s\n", st->map_name, st->map_uuid,
 	     s->map_present ? s->dm_name : "(no map)",
 	     s->vendor[0] ? s->vendor : "?", s->model[0] ? s->model : "?");
-	emit(&o, "size=%s features='%s' hwhandler='0' wp=rw\n", size,
+	sp_strbuf_printf(&o, "size=%s features='%s' hwhandler='0' wp=rw\n", size,
 	     s->has_table && s->table.queue_if_no_path ? "1 queue_if_no_path"
 						      : "0");
 	policy(sel, pol, sizeof(pol));
-	emit(&o, "`-+- policy='%s' prio=0 status=%s\n", pol,
+	sp_strbuf_printf(&o, "`-+- policy='%s' prio=0 status=%s\n", pol,
 	     s->map_present ? "active" : "absent");
 	for (i = 0; i < st->npaths; i++) {
 		size_t w = (size_t)snprintf(mm, sizeof(mm), "%u:%u",
@@ -214,7 +191,7 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 		snprintf(mm, sizeof(mm), "%u:%u", p->major, p->minor);
 		sp_bringup_portal(p, portal, sizeof(portal));
 		delay_text(p, delay, sizeof(delay));
-		emit(&o, "  %s %s %s %-*s %s undef %s  %s %s %s %s\n",
+		sp_strbuf_printf(&o, "  %s %s %s %-*s %s undef %s  %s %s %s %s\n",
 		     i + 1 == st->npaths ? "`-" : "|-", sp->hctl,
 		     p->has_disk ? p->disk : "-", (int)mmw,
 		     p->has_disk ? mm : "-", sp->dm_state, sp->dev_state,

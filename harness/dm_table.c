@@ -1,5 +1,7 @@
 #include "harness/dm_table.h"
 
+#include "common/strbuf.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -21,20 +23,6 @@ static const struct {
 #define DM_MAX_MAJOR 4095u
 #define DM_MAX_MINOR 1048575u
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind)
 {
@@ -83,56 +71,56 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 	size_t i, j;
 
 	if (sel->kind >= SP_SEL_COUNT)
-		return fail(err, errlen, -EINVAL, "unknown path selector %d",
+		return sp_errf(err, errlen, -EINVAL, "unknown path selector %d",
 			    (int)sel->kind);
 	if (!map->sectors)
-		return fail(err, errlen, -EINVAL, "map size is 0 sectors");
+		return sp_errf(err, errlen, -EINVAL, "map size is 0 sectors");
 	if (map->npaths < 1 || map->npaths > SP_DM_MAX_PATHS)
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "%zu paths: a map needs 1 to %d", map->npaths,
 			    SP_DM_MAX_PATHS);
 	if (sel->kind != SP_SEL_HST &&
 	    (sel->base_weight >= 0 || sel->threshold_multiplier >= 0))
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "base_weight and threshold_multiplier are "
 			    "historical-service-time arguments, not %s's",
 			    selectors[sel->kind].kernel_name);
 	if (sel->base_weight >= SP_HST_FIXED_ONE)
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "base_weight %" PRId64 " out of range: it is "
 			    "10-bit fixed point, 0..1023 (972 = 0.95)",
 			    sel->base_weight);
 	if (sel->threshold_multiplier > (int64_t)UINT32_MAX)
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "threshold_multiplier %" PRId64 " out of range "
 			    "(0..%u)", sel->threshold_multiplier, UINT32_MAX);
 	for (i = 0; i < map->npaths; i++) {
 		const struct sp_dm_path *p = &map->paths[i];
 
 		if (p->major > DM_MAX_MAJOR || p->minor > DM_MAX_MINOR)
-			return fail(err, errlen, -EINVAL,
+			return sp_errf(err, errlen, -EINVAL,
 				    "path %zu: device %u:%u is not a valid "
 				    "major:minor", i + 1, p->major, p->minor);
 		if (p->major == 0)
-			return fail(err, errlen, -EINVAL,
+			return sp_errf(err, errlen, -EINVAL,
 				    "path %zu: device %u:%u has major 0 (no "
 				    "block device)", i + 1, p->major, p->minor);
 		if (sel->kind == SP_SEL_ST &&
 		    p->relative_throughput > SP_ST_MAX_RELATIVE_THROUGHPUT)
-			return fail(err, errlen, -EINVAL,
+			return sp_errf(err, errlen, -EINVAL,
 				    "path %zu: relative_throughput %u out of "
 				    "range (0..%d)", i + 1,
 				    p->relative_throughput,
 				    SP_ST_MAX_RELATIVE_THROUGHPUT);
 		if (sel->kind != SP_SEL_ST && p->relative_throughput != 1)
-			return fail(err, errlen, -EINVAL,
+			return sp_errf(err, errlen, -EINVAL,
 				    "path %zu: relative_throughput is a "
 				    "service-time argument, not %s's", i + 1,
 				    selectors[sel->kind].kernel_name);
 		for (j = 0; j < i; j++) {
 			if (map->paths[j].major == p->major &&
 			    map->paths[j].minor == p->minor)
-				return fail(err, errlen, -EINVAL,
+				return sp_errf(err, errlen, -EINVAL,
 					    "paths %zu and %zu are the same "
 					    "device %u:%u", j + 1, i + 1,
 					    p->major, p->minor);
@@ -141,36 +129,12 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 	return 0;
 }
 
-struct out {
-	char *buf;
-	size_t len, used;
-	int overflow;
-};
-
-static void emit(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void emit(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->used)
-		o->overflow = 1;
-	else
-		o->used += (size_t)n;
-}
 
 int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 		      char *err, size_t errlen)
 {
 	const struct sp_dm_selector *sel = &map->sel;
-	struct out o = { .buf = buf, .len = len };
+	struct sp_strbuf o = SP_STRBUF(buf, len);
 	size_t i;
 	int ret;
 
@@ -178,30 +142,30 @@ int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 	if (ret)
 		return ret;
 	if (!len)
-		return fail(err, errlen, -ENOSPC, "no room for the table");
+		return sp_errf(err, errlen, -ENOSPC, "no room for the table");
 	buf[0] = '\0';
 	/* <start> <len> multipath <features> <hw handler> <#groups> <first> */
-	emit(&o, "0 %" PRIu64 " multipath %s 0 1 1 %s", map->sectors,
+	sp_strbuf_printf(&o, "0 %" PRIu64 " multipath %s 0 1 1 %s", map->sectors,
 	     map->queue_if_no_path ? "1 queue_if_no_path" : "0",
 	     selectors[sel->kind].kernel_name);
 	if (sel->kind == SP_SEL_HST && sel->threshold_multiplier >= 0)
-		emit(&o, " 2 %" PRId64 " %" PRId64,
+		sp_strbuf_printf(&o, " 2 %" PRId64 " %" PRId64,
 		     sel->base_weight >= 0 ? sel->base_weight
 					   : SP_HST_DEFAULT_BASE_WEIGHT,
 		     sel->threshold_multiplier);
 	else if (sel->kind == SP_SEL_HST && sel->base_weight >= 0)
-		emit(&o, " 1 %" PRId64, sel->base_weight);
+		sp_strbuf_printf(&o, " 1 %" PRId64, sel->base_weight);
 	else
-		emit(&o, " 0");
-	emit(&o, " %zu %u", map->npaths, selectors[sel->kind].path_args);
+		sp_strbuf_printf(&o, " 0");
+	sp_strbuf_printf(&o, " %zu %u", map->npaths, selectors[sel->kind].path_args);
 	/* repeat_count is always 1: request-based multipath ignores more */
 	for (i = 0; i < map->npaths; i++) {
-		emit(&o, " %u:%u 1", map->paths[i].major, map->paths[i].minor);
+		sp_strbuf_printf(&o, " %u:%u 1", map->paths[i].major, map->paths[i].minor);
 		if (sel->kind == SP_SEL_ST)
-			emit(&o, " %u", map->paths[i].relative_throughput);
+			sp_strbuf_printf(&o, " %u", map->paths[i].relative_throughput);
 	}
 	if (o.overflow)
-		return fail(err, errlen, -ENOSPC,
+		return sp_errf(err, errlen, -ENOSPC,
 			    "table for %zu paths does not fit in %zu bytes",
 			    map->npaths, len);
 	return 0;
@@ -221,7 +185,7 @@ struct tokens {
 static int next_tok(struct tokens *t, const char *what, const char **out)
 {
 	if (t->pos >= t->n)
-		return fail(t->err, t->errlen, -EINVAL,
+		return sp_errf(t->err, t->errlen, -EINVAL,
 			    "table ends where %s was expected", what);
 	*out = t->v[t->pos++];
 	return 0;
@@ -240,7 +204,7 @@ static int next_uint(struct tokens *t, const char *what, uint64_t max,
 	errno = 0;
 	v = strtoull(tok, &end, 10);
 	if (*tok < '0' || *tok > '9' || *end || errno || v > max)
-		return fail(t->err, t->errlen, -EINVAL,
+		return sp_errf(t->err, t->errlen, -EINVAL,
 			    "'%s' is not a valid %s", tok, what);
 	*out = v;
 	return 0;
@@ -259,7 +223,7 @@ static int parse_path(struct tokens *t, struct sp_dm_map *map, size_t i,
 	if (ret)
 		return ret;
 	if (sscanf(tok, "%u:%u%c", &maj, &min, &extra) != 2)
-		return fail(t->err, t->errlen, -EINVAL,
+		return sp_errf(t->err, t->errlen, -EINVAL,
 			    "path device '%s' is not major:minor", tok);
 	p->major = maj;
 	p->minor = min;
@@ -286,12 +250,12 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 	int ret;
 
 	if (strlen(line) >= sizeof(copy))
-		return fail(err, errlen, -EINVAL, "table line too long");
+		return sp_errf(err, errlen, -EINVAL, "table line too long");
 	strcpy(copy, line);
 	for (tok = strtok_r(copy, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		if (t.n == MAX_TOKENS)
-			return fail(err, errlen, -EINVAL,
+			return sp_errf(err, errlen, -EINVAL,
 				    "table has too many words");
 		t.v[t.n++] = tok;
 	}
@@ -301,7 +265,7 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 	    (ret = next_tok(&t, "the target type", &name)))
 		return ret;
 	if (strcmp(name, "multipath"))
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "target '%s' is not multipath", name);
 	if ((ret = next_uint(&t, "feature count", 64, &n)))
 		return ret;
@@ -319,7 +283,7 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 	if ((ret = next_uint(&t, "path group count", 1024, &n)))
 		return ret;
 	if (n != 1)
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "%" PRIu64 " path groups: slowpath reads maps "
 			    "with exactly one", n);
 	if ((ret = next_uint(&t, "first path group", 1, &v)) ||
@@ -327,12 +291,12 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 		return ret;
 	if (sp_selector_parse(name, &map->sel.kind) ||
 	    strchr(name, '-') == NULL)
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "unknown path selector '%s'", name);
 	if ((ret = next_uint(&t, "selector argument count", 2, &n)))
 		return ret;
 	if (n && map->sel.kind != SP_SEL_HST)
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "%s takes no selector arguments, got %" PRIu64,
 			    name, n);
 	if (n >= 1 && (ret = next_uint(&t, "base_weight", 1023,
@@ -345,7 +309,7 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 	    (ret = next_uint(&t, "per-path argument count", 2, &nargs)))
 		return ret;
 	if (!n)
-		return fail(err, errlen, -EINVAL, "path group has no paths");
+		return sp_errf(err, errlen, -EINVAL, "path group has no paths");
 	map->npaths = n;
 	for (i = 0; i < n; i++)
 		if ((ret = parse_path(&t, map, i, nargs)))
@@ -354,7 +318,7 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 		for (i = 0; i < n; i++)
 			map->paths[i].relative_throughput = 1;
 	if (t.pos != t.n)
-		return fail(err, errlen, -EINVAL,
+		return sp_errf(err, errlen, -EINVAL,
 			    "unexpected '%s' after the last path", t.v[t.pos]);
 	return 0;
 }

@@ -83,7 +83,6 @@ int sp_run_reload(struct sp_state *st, const struct sp_dm_selector *sel,
 	static char line[8192], table[8192];
 	char dmerr[SP_DM_ERRLEN], rec[96];
 	struct sp_dm_map map;
-	size_t i, k;
 	int ret, fd;
 
 	if (!st->complete) {
@@ -98,17 +97,7 @@ int sp_run_reload(struct sp_state *st, const struct sp_dm_selector *sel,
 		return sp_bringup_selector_set(&sp_sys_real, st, sel,
 					       state_dir, err, errlen);
 	}
-	map.sel = *sel;
-	/* as sp_bringup_selector_set: only ST takes per-path weights */
-	for (i = 0; i < map.npaths; i++) {
-		map.paths[i].relative_throughput = 1;
-		for (k = 0; sel->kind == SP_SEL_ST && k < st->npaths; k++)
-			if (st->paths[k].major == map.paths[i].major &&
-			    st->paths[k].minor == map.paths[i].minor &&
-			    st->paths[k].relative_throughput)
-				map.paths[i].relative_throughput =
-					st->paths[k].relative_throughput;
-	}
+	sp_bringup_retarget(&map, st, sel);
 	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
 				sizeof(dmerr));
 	if (ret) {

@@ -1,0 +1,34 @@
+#include "common/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void sp_strbuf_printf(struct sp_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (sb->overflow || sb->used >= sb->len) {
+		sb->overflow = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(sb->buf + sb->used, sb->len - sb->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sb->len - sb->used)
+		sb->overflow = 1;
+	else
+		sb->used += (size_t)n;
+}
+
+int sp_errf(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}

@@ -1,0 +1,24 @@
+/* Text composed into a caller's fixed buffer, and messages handed back
+ * through a caller's err buffer: how pure code returns words without
+ * printing them. */
+#ifndef SP_STRBUF_H
+#define SP_STRBUF_H
+
+#include <stddef.h>
+
+struct sp_strbuf {
+	char *buf;
+	size_t len, used;
+	int overflow;	/* something did not fit; buf holds what did */
+};
+
+#define SP_STRBUF(b, n) { .buf = (b), .len = (n) }
+
+void sp_strbuf_printf(struct sp_strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Writes the message into err (when there is one) and returns ret. */
+int sp_errf(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,25 @@
+#!/bin/bash
+# make demo: installs what is missing, builds, brings the U-shaped
+# topology up (natively when this host has the kernel stack and root,
+# otherwise in the lab VM), runs randread at iodepth 1 and 32 under ST
+# and HST, prints the tables and the comparison, writes plots, and takes
+# the topology down again.
+set -eu
+cd "$(dirname "$0")/.."
+
+bash mk/deps.sh
+make -s -j2 all
+make -s install-backend
+
+out=$PWD/results/demo-$(date -u +%Y%m%dT%H%M%SZ)
+if build/slowpath doctor --quiet --native; then
+	echo "demo: this host has the kernel stack: running natively"
+	bash mk/demo-steps.sh "$out"
+else
+	echo "demo: this host lacks part of the kernel stack ('build/slowpath doctor' says what):"
+	echo "demo: running in the lab VM (qemu TCG, Debian's kernel)"
+	make -s lab
+	build/slowpath lab run --keep "$PWD/results" --timeout 1800 -- \
+		bash mk/demo-steps.sh "$out"
+fi
+echo "demo: tables, comparisons and plots are in ${out#"$PWD"/}"
