@@ -120,7 +120,7 @@ int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n)
 		for (t = 0; t < 2 && !ret; t++)
 			fprintf(out, "\n%s\nset output 'share-%s.%s'\n"
 				"set title \"%s %s bs=%s iodepth=%d: share of I/Os per path\" noenhanced\n"
-				"set style data histograms\nset style histogram clustered gap 1\n"
+				"set style data histograms\nset style histogram clustered gap 1\nset xtics rotate by -35\n"
 				"set style fill solid 0.8 border -1\nunset logscale x\n"
 				"set xlabel 'path'\nset ylabel 'share of I/Os (%%)'\nset yrange [0:*]\n"
 				"plot 'share-%s.dat' using 2:xtic(1) title '%s', '' using 3 title '%s'\n",
@@ -141,7 +141,7 @@ int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n)
 		for (t = 0; t < 2 && !ret; t++)
 			fprintf(out, "\n%s\nset output 'latency-%s.%s'\n"
 				"set title \"%s %s bs=%s: completion latency vs iodepth\" noenhanced\n"
-				"set style data linespoints\nset logscale x 2\n"
+				"set style data linespoints\nset logscale x 2\nset xtics norotate\n"
 				"set xlabel 'iodepth'\nset ylabel 'clat (us)'\nset yrange [0:*]\n"
 				"plot 'latency-%s.dat' using 1:2 title 'mean %s', '' using 1:3 title 'p99 %s', "
 				"'' using 1:4 title 'mean %s', '' using 1:5 title 'p99 %s'\n",

@@ -280,6 +280,8 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 	int rw, ret;
 	FILE *md;
 
+	if (!path_printf(path, sizeof(path), "%s/plots", out))
+		mkdir(path, 0755);
 	for (t = 0; t < SP_REPRO_N_TOPOS; t++) {
 		for (rw = 0; rw < SP_REF_N_RW; rw++) {
 			if (path_printf(path, sizeof(path), "%s/runs/%s-%s", out,
