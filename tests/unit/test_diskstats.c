@@ -12,24 +12,12 @@
 #include "common/log.h"
 #include "harness/diskstats.h"
 
-static char last_err[512];
-static int n_err;
-
-static void capture(enum sp_log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	if (level != SP_LOG_ERR)
-		return;
-	n_err++;
-	snprintf(last_err, sizeof(last_err), "%s", msg);
-}
+#include "tests/unit/log_capture.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	sp_log_set_hook(capture, NULL);
-	n_err = 0;
-	last_err[0] = '\0';
+	capture_start(SP_LOG_ERR);
 	return 0;
 }
 

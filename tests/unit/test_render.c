@@ -17,17 +17,7 @@
 #include "harness/render_plot.h"
 
 /* errors and warnings */
-static char last_err[512];
-static int n_err;
-
-static void capture(enum sp_log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	if (level > SP_LOG_WARN)
-		return;
-	n_err++;
-	snprintf(last_err, sizeof(last_err), "%s", msg);
-}
+#include "tests/unit/log_capture.h"
 
 static char *read_fixture(const char *rel)
 {
@@ -71,9 +61,7 @@ static void filled_case(struct sp_case_result *c, const char *selector)
 static int setup(void **state)
 {
 	(void)state;
-	sp_log_set_hook(capture, NULL);
-	n_err = 0;
-	last_err[0] = '\0';
+	capture_start(SP_LOG_WARN);
 	return 0;
 }
 
