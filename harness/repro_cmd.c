@@ -28,7 +28,7 @@
 struct repro_cli {
 	const char *cases, *out, *unit, *data;
 	int64_t runtime_s;
-	int full, help;
+	int full, report_only, help;
 };
 
 static const struct sp_opt repro_table[] = {
@@ -50,6 +50,9 @@ static const struct sp_opt repro_table[] = {
 	{ .name = "data", .type = SP_OPT_STR, .def = SP_REF_DEFAULT_DATA,
 	  .offset = offsetof(struct repro_cli, data),
 	  .help = "the published tables" },
+	{ .name = "report-only", .type = SP_OPT_BOOL,
+	  .offset = offsetof(struct repro_cli, report_only),
+	  .help = "write the report again from the runs already in --out" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct repro_cli, help) },
 	SP_OPT_END,
@@ -218,7 +221,15 @@ struct tally {
 	int points, verdicts_held, targets, targets_met, missing;
 };
 
-static void report_point(FILE *md, const struct sp_reference *ref,
+static const char *target_mark(const struct sp_repro_row *row)
+{
+	if (row->tvd_target < 0)
+		return "";
+	return row->meets_target ? " ok" : " **missed**";
+}
+
+/* One line of the summary table and one section of details. */
+static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref,
 			 const struct sp_case_result *cases, size_t n,
 			 const char *topo, enum sp_ref_rw rw, int qd,
 			 struct tally *tally)
@@ -236,15 +247,18 @@ static void report_point(FILE *md, const struct sp_reference *ref,
 	if (!m_st || !m_hst || !p_st || !p_hst ||
 	    sp_repro_compare(p_st, m_st, &st) || sp_repro_compare(p_hst, m_hst, &hst)) {
 		fprintf(md, "Not measured (the run did not finish).\n");
+		fprintf(summary, "| %s %s %d | - | - | - | - | not measured |\n",
+			topo, rw_name, qd);
 		tally->missing++;
 		return;
 	}
 	tally->points++;
-	fprintf(md, "| path | ST published | ST measured | HST published | HST measured |\n"
+	fprintf(md, "| path (published / here) | ST published | ST measured | HST published | HST measured |\n"
 		    "|---|---:|---:|---:|---:|\n");
 	for (i = 0; i < st.n_paths; i++)
-		fprintf(md, "| %s | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
-			m_st->path[i].name, 100 * st.published_share[i],
+		fprintf(md, "| %zu (%s / %s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
+			i + 1, p_st->paths[i].dev, m_st->path[i].name,
+			100 * st.published_share[i],
 			100 * st.measured_share[i], 100 * hst.published_share[i],
 			100 * hst.measured_share[i]);
 	fprintf(md, "| slow paths | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
@@ -261,7 +275,14 @@ static void report_point(FILE *md, const struct sp_reference *ref,
 				row->meets_target ? "met" : "missed");
 		}
 	}
-	if (!sp_repro_verdict(&st, &hst, qd, &v)) {
+	fprintf(summary, "| %s %s %d | %.1f / %.1f%% | %.1f / %.1f%% | %.3f%s | %.3f%s |",
+		topo, rw_name, qd, 100 * st.slow_published, 100 * st.slow_measured,
+		100 * hst.slow_published, 100 * hst.slow_measured,
+		st.tvd, target_mark(&st), hst.tvd, target_mark(&hst));
+	if (sp_repro_verdict(&st, &hst, qd, &v)) {
+		fprintf(summary, " - |\n");
+	} else {
+		fprintf(summary, " %s |\n", v.holds ? "holds" : "**does not hold**");
 		tally->verdicts_held += v.holds;
 		fprintf(md, "\n\nVerdict: **%s** — %s: %s.\n",
 			v.holds ? "holds" : "does not hold",
@@ -271,14 +292,17 @@ static void report_point(FILE *md, const struct sp_reference *ref,
 
 static int write_report(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 			const struct sp_reference *ref, const char *out,
-			const char *unit_text, int64_t elapsed_s)
+			const char *unit_text, int64_t elapsed_s, const char *mode,
+			const char *host)
 {
 	struct sp_case_result *all = NULL, *some;
 	size_t n_all = 0, n, t, q;
-	char path[PATH_MAX], host[256] = "?";
+	char path[PATH_MAX];
 	struct tally tally = { 0 };
 	int rw, ret;
-	FILE *md;
+	FILE *md, *summary, *details;
+	char *summary_text = NULL, *details_text = NULL;
+	size_t summary_len = 0, details_len = 0;
 
 	if (!path_printf(path, sizeof(path), "%s/plots", out))
 		mkdir(path, 0755);
@@ -313,25 +337,51 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 		free(all);
 		return ret;
 	}
-	gethostname(host, sizeof(host) - 1);
 	fprintf(md, "# HST vs ST (2020), reproduced by slowpath\n\n"
-		"- mode: %s; machine: %s, %ld cores\n"
+		"- mode: %s; machine: %s\n"
 		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
-		getenv("SLOWPATH_IN_LAB") ? "lab (qemu TCG, Debian's kernel)" : "native",
-		host, sysconf(_SC_NPROCESSORS_ONLN), unit_text,
+		mode, host, unit_text,
 		cli->full ? "500M of 4k I/O each (the published size)" : "time-based",
 		cli->cases ? cli->cases : "all", elapsed_s);
+	summary = open_memstream(&summary_text, &summary_len);
+	details = open_memstream(&details_text, &details_len);
+	if (!summary || !details) {
+		if (summary)
+			fclose(summary);
+		if (details)
+			fclose(details);
+		fclose(md);
+		free(summary_text);
+		free(details_text);
+		free(all);
+		return -ENOMEM;
+	}
 	for (t = 0; t < SP_REPRO_N_TOPOS; t++)
 		for (rw = 0; rw < SP_REF_N_RW; rw++)
 			for (q = 0; q < SP_REPRO_N_QD; q++)
 				if (plan->want[t][rw][q])
-					report_point(md, ref, all, n_all,
+					report_point(summary, details, ref, all, n_all,
 						     sp_repro_topologies[t], rw,
 						     sp_repro_iodepths[q], &tally);
+	fclose(summary);
+	fclose(details);
 	fprintf(md, "\n## Summary\n\n%d of %d points measured; the published "
-		"conclusion holds in %d; %d of %d fidelity targets met.\n",
+		"conclusion holds in %d; %d of %d fidelity targets met.\n\n"
+		"Slow paths' share published / measured; TVD is the total variation "
+		"distance between the published and the measured spread over the "
+		"paths (targets: ST at qd 1-2 <= 0.01, HST at qd 1 on skew4 and u10 "
+		"<= 0.05, qd 32-64 <= 0.08). The verdict is the published conclusion: "
+		"HST moves I/O off the slow paths at low iodepth (>= %.0f pp less than "
+		"ST), ST and HST converge at high iodepth (within %.0f pp), equal paths "
+		"are spread evenly (within %.0f pp).\n\n"
+		"| case | ST slow share | HST slow share | TVD ST | TVD HST | conclusion |\n"
+		"|---|---:|---:|---:|---:|---|\n%s\n## Per case\n%s",
 		tally.points, tally.points + tally.missing, tally.verdicts_held,
-		tally.targets_met, tally.targets);
+		tally.targets_met, tally.targets, 100 * SP_REPRO_MOVED_MIN,
+		100 * SP_REPRO_ALIKE_MAX, 100 * SP_REPRO_EVEN_MAX,
+		summary_text, details_text);
+	free(summary_text);
+	free(details_text);
 	fclose(md);
 	free(all);
 	printf("reproduce: %d of %d points measured, conclusion holds in %d, "
@@ -341,12 +391,71 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 	return tally.missing ? -EIO : 0;
 }
 
+/* What --report-only cannot learn from the case files: the unit and
+ * how long the runs took. */
+static void here(char *mode, size_t mode_len, char *host, size_t host_len)
+{
+	char name[128] = "?";
+
+	gethostname(name, sizeof(name) - 1);
+	snprintf(mode, mode_len, "%s", getenv("SLOWPATH_IN_LAB") ?
+		 "lab (qemu TCG, Debian's kernel)" : "native");
+	snprintf(host, host_len, "%s, %ld cores", name,
+		 sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+static void save_info(const char *out, const char *unit_text, int64_t seconds,
+		      const char *mode, const char *host)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "unit %s\nseconds %" PRId64 "\nmode %s\nhost %s\n", unit_text,
+		seconds, mode, host);
+	fclose(f);
+}
+
+static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+		    const struct sp_reference *ref, const char *out)
+{
+	char path[PATH_MAX], unit_text[32] = "?", mode[64] = "?", host[160] = "?";
+	char line[256];
+	long long seconds = 0;
+	FILE *f;
+
+	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+		return -ENAMETOOLONG;
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "unit ", 5))
+			snprintf(unit_text, sizeof(unit_text), "%.31s", line + 5);
+		else if (!strncmp(line, "seconds ", 8))
+			seconds = atoll(line + 8);
+		else if (!strncmp(line, "mode ", 5))
+			snprintf(mode, sizeof(mode), "%.63s", line + 5);
+		else if (!strncmp(line, "host ", 5))
+			snprintf(host, sizeof(host), "%.159s", line + 5);
+	}
+	if (f)
+		fclose(f);
+	if (cli->unit)
+		snprintf(unit_text, sizeof(unit_text), "%s", cli->unit);
+	return write_report(cli, plan, ref, out, unit_text, seconds,
+			    mode, host);
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
 	struct repro_cli cli = { 0 };
 	struct sp_reference ref = { 0 };
 	struct sp_repro_plan plan;
-	char err[SP_OPT_ERRLEN], out[PATH_MAX], unit_text[32];
+	char err[SP_OPT_ERRLEN], out[PATH_MAX], unit_text[32], mode[64], host[160];
 	int64_t unit_ns, started = sp_now_ns();
 	size_t t;
 	int next, ret;
@@ -392,6 +501,11 @@ int cmd_reproduce(int argc, char **argv)
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
 		snprintf(out, sizeof(out), "build/reproduce/%s", stamp);
 	}
+	if (cli.report_only) {
+		ret = rerender(&cli, &plan, &ref, out);
+		sp_ref_free(&ref);
+		return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+	}
 	if (geteuid() != 0) {
 		sp_err("reproduce: needs root (it brings topologies up)");
 		sp_ref_free(&ref);
@@ -418,8 +532,12 @@ int cmd_reproduce(int argc, char **argv)
 		if (sp_repro_plan_has_topology(&plan, t))
 			ret = run_topology(&plan, t, unit_text, &cli, out);
 	}
+	here(mode, sizeof(mode), host, sizeof(host));
+	save_info(out, unit_text, (sp_now_ns() - started) / SP_NSEC_PER_SEC,
+		  mode, host);
 	ret = write_report(&cli, &plan, &ref, out, unit_text,
-			   (sp_now_ns() - started) / SP_NSEC_PER_SEC) || ret;
+			   (sp_now_ns() - started) / SP_NSEC_PER_SEC,
+			   mode, host) || ret;
 	sp_ref_free(&ref);
 	return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
 }
