@@ -149,9 +149,9 @@ render() {
 	echo "(mk/bench-backend.sh) on $(uname -r), $(nproc) cores, load average"
 	echo "$LOAD_START at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end. One tgtd on 127.0.0.1 exports the"
 	echo "same $REGION backing file (page cache warm) as one LUN per row;"
-	echo "\`slowpath probe\` does 4k randread for $CELL per cell. **The machine"
-	echo "was shared with other engineers compiling**, so every number carries"
-	echo "their noise; the ratios compare cells run seconds apart."
+	echo "\`slowpath probe\` does 4k randread for $CELL per cell. The load"
+	echo "averages above say how quiet the machine was; the ratios compare"
+	echo "cells run seconds apart, so they carry less of its noise."
 	echo
 	echo "## Cells"
 	echo
