@@ -238,28 +238,50 @@ static void read_spec(struct rtnl_qdisc *q, struct sp_netem_spec *s)
 	/* the kernel never dumps the distribution table, so it stays NONE */
 }
 
-static int nl_get(void *ctx, const char *netns, const char *dev,
-		  struct sp_netem_spec *spec)
+/* Opens the socket, finds dev's netem root and hands it to act: only a
+ * netem root is ever read or deleted, never someone else's qdisc. */
+static int on_netem_root(const char *netns, const char *dev,
+			 int (*act)(struct nl_sock *sk, struct rtnl_qdisc *q,
+				    void *arg), void *arg)
 {
 	struct nl_sock *sk;
 	struct nl_cache *cache = NULL;
 	struct rtnl_qdisc *q = NULL;
 	int idx, ret;
 
-	(void)ctx;
 	if ((ret = open_sock(netns, &sk)))
 		return ret;
 	ret = dev_index(sk, dev, &idx);
 	if (!ret)
 		ret = get_root(sk, idx, &cache, &q);
 	if (!ret) {
-		read_spec(q, spec);
+		ret = act(sk, q, arg);
 		rtnl_qdisc_put(q);
 	}
 	if (cache)
 		nl_cache_free(cache);
 	nl_socket_free(sk);
 	return ret;
+}
+
+static int read_root(struct nl_sock *sk, struct rtnl_qdisc *q, void *spec)
+{
+	(void)sk;
+	read_spec(q, spec);
+	return 0;
+}
+
+static int delete_root(struct nl_sock *sk, struct rtnl_qdisc *q, void *arg)
+{
+	(void)arg;
+	return nl_to_errno(rtnl_qdisc_delete(sk, q));
+}
+
+static int nl_get(void *ctx, const char *netns, const char *dev,
+		  struct sp_netem_spec *spec)
+{
+	(void)ctx;
+	return on_netem_root(netns, dev, read_root, spec);
 }
 
 static int fill(struct rtnl_qdisc *q, const struct sp_netem_spec *s)
@@ -380,26 +402,8 @@ out:
 
 static int nl_clear(void *ctx, const char *netns, const char *dev)
 {
-	struct nl_sock *sk;
-	struct nl_cache *cache = NULL;
-	struct rtnl_qdisc *q = NULL;
-	int idx, ret;
-
 	(void)ctx;
-	if ((ret = open_sock(netns, &sk)))
-		return ret;
-	ret = dev_index(sk, dev, &idx);
-	/* only ever delete a netem root: never someone else's qdisc */
-	if (!ret)
-		ret = get_root(sk, idx, &cache, &q);
-	if (!ret) {
-		ret = nl_to_errno(rtnl_qdisc_delete(sk, q));
-		rtnl_qdisc_put(q);
-	}
-	if (cache)
-		nl_cache_free(cache);
-	nl_socket_free(sk);
-	return ret;
+	return on_netem_root(netns, dev, delete_root, NULL);
 }
 
 const struct sp_netem_ops sp_netem_nl_ops = {
