@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -438,6 +439,11 @@ static void log_to_tgtd(enum sp_log_level level, const char *msg, void *ctx)
 __attribute__((visibility("default"))) void register_bs_module(void)
 {
 	sp_log_set_hook(log_to_tgtd, NULL);
+	/* tgtd's main loop runs on this thread and sleeps in epoll until our
+	 * timerfds fire: the default 50 us of timer slack would be added to
+	 * every delay. */
+	if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0))
+		eprintf("bs_delay: PR_SET_TIMERSLACK: %m\n");
 	rdwr_bst = get_backingstore_template("rdwr");
 	if (!rdwr_bst) {
 		eprintf("bs_delay: tgtd has no rdwr store to build on; delay not registered\n");
