@@ -221,15 +221,8 @@ void sp_bringup_scsi_ids(const struct sp_state *st, char *id, size_t idlen,
 
 int sp_bringup_bsopts(const struct sp_state_path *p, char *buf, size_t len)
 {
-	char rd[32], wr[32], ji[32];
-	int n;
-
-	n = snprintf(buf, len, "read_delay=%s;write_delay=%s;jitter=%s;dist=%s",
-		     sp_format_duration(p->read_ns, rd, sizeof(rd)),
-		     sp_format_duration(p->write_ns, wr, sizeof(wr)),
-		     sp_format_duration(p->jitter_ns, ji, sizeof(ji)),
-		     sp_dist_names[p->dist]);
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+	return sp_topo_bsopts_of(p->read_ns, p->write_ns, p->jitter_ns,
+				 p->dist, buf, len);
 }
 
 void sp_bringup_ctl_dir(const char *state_dir, const struct sp_state_path *p,
