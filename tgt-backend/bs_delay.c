@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/eventfd.h>
@@ -34,16 +35,6 @@
 #include "common/units.h"
 #include "tgt-backend/bs_delay.h"
 
-/* One command while it is ours. */
-struct delay_req {
-	struct delayq_item item;
-	struct list_head link;		/* on pending or done */
-	struct scsi_cmd *cmd;
-	int64_t delay_ns;
-	int when;			/* when= at submission */
-	int io_done;
-};
-
 static struct backingstore_template *rdwr_bst;
 
 static inline struct delay_lu *DELAY_LU(struct scsi_lu *lu)
@@ -52,47 +43,6 @@ static inline struct delay_lu *DELAY_LU(struct scsi_lu *lu)
 	 * after the scsi_lu), ours after it. */
 	return (struct delay_lu *)((char *)BS_THREAD_I(lu) +
 				   sizeof(struct bs_thread_info));
-}
-
-static void *io_worker(void *arg)
-{
-	struct delay_lu *d = arg;
-	struct delay_req *req;
-	sigset_t set;
-	uint64_t one = 1;
-
-	/* tgtd takes SIGUSR2 through a signalfd; keep it off this thread. */
-	sigfillset(&set);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	for (;;) {
-		pthread_mutex_lock(&d->lock);
-		while (list_empty(&d->pending) && !d->stopping)
-			pthread_cond_wait(&d->cond, &d->lock);
-		if (list_empty(&d->pending)) {
-			pthread_mutex_unlock(&d->lock);
-			return NULL;
-		}
-		req = list_first_entry(&d->pending, struct delay_req, link);
-		list_del(&req->link);
-		pthread_mutex_unlock(&d->lock);
-
-		d->io_fn(req->cmd);
-
-		pthread_mutex_lock(&d->lock);
-		list_add_tail(&req->link, &d->done);
-		pthread_mutex_unlock(&d->lock);
-		if (write(d->done_fd, &one, sizeof(one)) < 0)
-			eprintf("bs_delay: cannot wake the main loop: %m\n");
-	}
-}
-
-static void start_io(struct delay_lu *d, struct delay_req *req)
-{
-	d->in_io++;
-	pthread_mutex_lock(&d->lock);
-	list_add_tail(&req->link, &d->pending);
-	pthread_mutex_unlock(&d->lock);
-	pthread_cond_signal(&d->cond);
 }
 
 static void complete(struct delay_lu *d, struct delay_req *req)
@@ -104,90 +54,189 @@ static void complete(struct delay_lu *d, struct delay_req *req)
 	target_cmd_io_done(cmd, scsi_get_result(cmd));
 }
 
-static void arm_timer(struct delay_lu *d)
+/* A held command's time is up. */
+static void release(struct delay_lu *d, struct delay_req *req)
 {
-	struct delayq_item *first = delayq_peek(&d->queue);
-	struct itimerspec its = { 0 };
-
-	if (first) {
-		/* 0 would disarm: a deadline already past fires at once. */
-		int64_t at = first->deadline_ns > 0 ? first->deadline_ns : 1;
-
-		its.it_value.tv_sec = at / SP_NSEC_PER_SEC;
-		its.it_value.tv_nsec = at % SP_NSEC_PER_SEC;
-	}
-	if (timerfd_settime(d->timer_fd, TFD_TIMER_ABSTIME, &its, NULL))
-		eprintf("bs_delay: timerfd_settime: %m\n");
+	if (req->io_done)
+		complete(d, req);
+	else
+		delay_pool_queue(d, req);
 }
 
-static void hold(struct delay_lu *d, struct delay_req *req, int64_t now)
+static void arm_timer(struct delay_lu *d, int64_t at_ns, int64_t now_ns)
 {
-	if (delayq_push(&d->queue, &req->item, now + req->delay_ns)) {
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = at_ns / SP_NSEC_PER_SEC;
+	its.it_value.tv_nsec = at_ns % SP_NSEC_PER_SEC;
+	if (timerfd_settime(d->timer_fd, TFD_TIMER_ABSTIME, &its, NULL)) {
+		eprintf("bs_delay: timerfd_settime: %m\n");
+		/* Poll rather than lose the held commands. */
+		tgt_add_sched_event(&d->poll_ev);
+		return;
+	}
+	d->timer_at_ns = at_ns;
+	d->timer_set_ns = now_ns;
+	d->timer_arms++;
+}
+
+static int take_done(struct delay_lu *d);
+
+/* Releases every held command that is due, then sees to the next
+ * deadline: the timer for far ones, polling from the main loop for those
+ * closer than the timer's lateness (wakeup.h). Every handler ends here. */
+static void service(struct delay_lu *d)
+{
+	struct delayq_item *item;
+	int64_t now, arm_at = 0;
+
+	if (d->in_service)	/* a completion re-entered through tgt */
+		return;
+	d->in_service = 1;
+again:
+	now = sp_now_ns();
+	/* Released release_early_ns ahead: what the last releases were late
+	 * by, the loop being busy with other events when a deadline came. */
+	while ((item = delayq_pop_expired(&d->queue, now + d->release_early_ns))) {
+		int64_t late = now - item->deadline_ns;
+
+		wake_ewma_update(&d->release_early_ns, late + d->release_early_ns);
+		if (d->release_early_ns > RELEASE_EARLY_MAX_NS)
+			d->release_early_ns = RELEASE_EARLY_MAX_NS;
+		d->released++;
+		d->release_late_ns += late;
+		release(d, container_of(item, struct delay_req, item));
+	}
+	item = delayq_peek(&d->queue);
+	switch (wake_plan(&d->wake, d->opts.poll_max_ns, item != NULL,
+			  item ? item->deadline_ns - d->release_early_ns : 0,
+			  now, d->timer_at_ns, &arm_at)) {
+	case WAKE_POLL:
+		d->polls++;
+		atomic_store(&d->main_polling, 1);
+		tgt_add_sched_event(&d->poll_ev);
+		goto out;
+	case WAKE_ARM:
+		arm_timer(d, arm_at, now);
+		break;
+	case WAKE_IDLE:
+	case WAKE_KEEP:
+		break;
+	}
+	/* No more polling: from here on workers must wake us, and what one
+	 * finished while we were still polling is taken now. */
+	if (atomic_exchange(&d->main_polling, 0)) {
+		atomic_thread_fence(memory_order_seq_cst);
+		if (take_done(d))
+			goto again;
+	}
+out:
+	d->in_service = 0;
+	delay_ctl_stats_changed(d);
+}
+
+static void hold(struct delay_lu *d, struct delay_req *req, int64_t deadline_ns)
+{
+	if (delayq_push(&d->queue, &req->item, deadline_ns)) {
 		/* No memory for a bigger heap: serve it undelayed rather
 		 * than lose it. */
 		eprintf("bs_delay: out of memory, command not delayed\n");
-		if (req->io_done)
-			complete(d, req);
-		else
-			start_io(d, req);
+		release(d, req);
 		return;
 	}
 	if (delayq_len(&d->queue) > d->queued_max)
 		d->queued_max = delayq_len(&d->queue);
-	if (delayq_peek(&d->queue) == &req->item)
-		arm_timer(d);
+}
+
+/* The store's own hand-off (waking a worker, waking the main loop)
+ * counts toward the delay, so that the initiator sees its base latency
+ * plus the delay, not plus the delay and the cost of the hold: on a VM a
+ * worker that slept through a 1 ms hold took 60 us to wake, against 7 us
+ * when busy (docs/backend.md). Waiting for a busy worker is queueing that
+ * rdwr has too, and is not taken off. */
+static int64_t after_deadline(const struct delay_lu *d,
+			      const struct delay_req *req, int64_t now)
+{
+	int64_t handoff = req->cold ? req->t_io_start - req->t_queued -
+				      d->warm_dispatch_ns : 0;
+
+	if (handoff < 0)
+		handoff = 0;
+	if (handoff > req->delay_ns)
+		handoff = req->delay_ns;
+	return now + req->delay_ns - handoff;
+}
+
+static void learn_dispatch(struct delay_lu *d, int64_t ns)
+{
+	d->dispatch_ns += (ns - d->dispatch_ns) / 8;
+}
+
+/* Finished I/O back in the main loop: complete it, or hold it for its
+ * delay. Returns how many there were. */
+static int take_done(struct delay_lu *d)
+{
+	struct delay_req *req, *next;
+	int64_t now = sp_now_ns();
+	int taken = 0;
+	LIST_HEAD(batch);
+
+	delay_pool_take(d, &batch);
+	list_for_each_entry_safe(req, next, &batch, link) {
+		list_del(&req->link);
+		d->in_io--;
+		if (!req->cmd) {	/* a late calibration hand-off */
+			free(req);
+			continue;
+		}
+		taken++;
+		req->io_done = 1;
+		if (req->cold)
+			learn_dispatch(d, req->t_io_start - req->t_queued);
+		if (req->when == DELAY_WHEN_AFTER && req->delay_ns > 0)
+			hold(d, req, after_deadline(d, req, now));
+		else
+			complete(d, req);
+	}
+	return taken;
 }
 
 static void io_done_handler(int fd, int events, void *data)
 {
 	struct delay_lu *d = data;
-	struct delay_req *req, *next;
 	uint64_t n;
-	int64_t now = sp_now_ns();
-	LIST_HEAD(batch);
 
 	(void)events;
 	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		eprintf("bs_delay: eventfd read: %m\n");
-	pthread_mutex_lock(&d->lock);
-	list_splice_init(&d->done, &batch);
-	pthread_mutex_unlock(&d->lock);
-
-	list_for_each_entry_safe(req, next, &batch, link) {
-		list_del(&req->link);
-		d->in_io--;
-		req->io_done = 1;
-		if (req->when == DELAY_WHEN_AFTER && req->delay_ns > 0)
-			hold(d, req, now);
-		else
-			complete(d, req);
-	}
-	delay_ctl_stats_changed(d);
+	take_done(d);
+	service(d);
 }
 
 static void timer_handler(int fd, int events, void *data)
 {
 	struct delay_lu *d = data;
-	struct delayq_item *item;
 	uint64_t ticks;
-	int64_t now;
 
 	(void)events;
-	if (read(fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
-		eprintf("bs_delay: timerfd read: %m\n");
-	/* Everything due by now goes in this one pass; the timer is then
-	 * set for the earliest command still held. */
-	now = sp_now_ns();
-	while ((item = delayq_pop_expired(&d->queue, now))) {
-		struct delay_req *req = container_of(item, struct delay_req, item);
-
-		if (req->io_done)
-			complete(d, req);
-		else
-			start_io(d, req);
+	if (read(fd, &ticks, sizeof(ticks)) < 0) {
+		if (errno != EAGAIN)
+			eprintf("bs_delay: timerfd read: %m\n");
+		return;
 	}
-	arm_timer(d);
-	delay_ctl_stats_changed(d);
+	if (d->timer_at_ns > 0) {
+		d->timer_fires++;
+		wake_model_learn(&d->wake, d->timer_at_ns - d->timer_set_ns,
+				 sp_now_ns() - d->timer_at_ns);
+		d->timer_at_ns = 0;
+	}
+	service(d);
+}
+
+static void poll_handler(struct event_data *ev)
+{
+	take_done(ev->data);
+	service(ev->data);
 }
 
 static int is_write(struct scsi_cmd *cmd)
@@ -210,6 +259,7 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 	if (!req)
 		return -ENOMEM;
 	req->cmd = cmd;
+	req->t_submit = sp_now_ns();
 	req->item.pos = DELAYQ_NOT_QUEUED;
 	req->when = d->opts.when;
 	base = is_write(cmd) ? d->opts.write_delay_ns : d->opts.read_delay_ns;
@@ -219,11 +269,20 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 	if (req->delay_ns > 0)
 		d->delayed++;
 	set_cmd_async(cmd);
-	if (req->when == DELAY_WHEN_BEFORE && req->delay_ns > 0)
-		hold(d, req, sp_now_ns());
-	else
-		start_io(d, req);
-	delay_ctl_stats_changed(d);
+	if (req->when == DELAY_WHEN_BEFORE && req->delay_ns > 0) {
+		/* Released early by what waking a worker usually costs. */
+		int64_t early = d->dispatch_ns - d->warm_dispatch_ns;
+
+		if (early < 0)
+			early = 0;
+		if (early > req->delay_ns)
+			early = req->delay_ns;
+		hold(d, req, req->t_submit + req->delay_ns - early);
+		service(d);
+	} else {
+		delay_pool_queue(d, req);
+		delay_ctl_stats_changed(d);
+	}
 	return 0;
 }
 
@@ -244,37 +303,6 @@ int delay_apply_line(struct delay_lu *d, char *line, char *err, size_t errlen)
 	if (!ret && d->opts.seed != old_seed)
 		seed_rng(d);
 	return ret;
-}
-
-static int start_workers(struct delay_lu *d)
-{
-	int i, ret;
-
-	d->workers = calloc((size_t)nr_iothreads, sizeof(*d->workers));
-	if (!d->workers)
-		return -ENOMEM;
-	for (i = 0; i < nr_iothreads; i++) {
-		ret = pthread_create(&d->workers[i], NULL, io_worker, d);
-		if (ret)
-			return -ret;
-		d->nr_workers++;
-	}
-	return 0;
-}
-
-static void stop_workers(struct delay_lu *d)
-{
-	int i;
-
-	pthread_mutex_lock(&d->lock);
-	d->stopping = 1;
-	pthread_mutex_unlock(&d->lock);
-	pthread_cond_broadcast(&d->cond);
-	for (i = 0; i < d->nr_workers; i++)
-		pthread_join(d->workers[i], NULL);
-	free(d->workers);
-	d->workers = NULL;
-	d->nr_workers = 0;
 }
 
 /* rdwr keeps its request function to itself, but bs_thread_open
@@ -322,6 +350,8 @@ static tgtadm_err bs_delay_init(struct scsi_lu *lu, char *bsopts)
 		return TGTADM_INVALID_REQUEST;
 	}
 	seed_rng(d);
+	wake_model_init(&d->wake, WAKE_INITIAL_LATE_NS);
+	tgt_init_sched_event(&d->poll_ev, poll_handler, d);
 	if (delayq_init(&d->queue, 256))
 		goto nomem;
 	d->io_fn = borrow_rdwr_io_fn(lu);
@@ -342,11 +372,12 @@ static tgtadm_err bs_delay_init(struct scsi_lu *lu, char *bsopts)
 		d->timer_fd = -1;
 		goto fail_errno;
 	}
-	ret = start_workers(d);
+	ret = delay_pool_start(d);
 	if (ret) {
 		errno = -ret;
 		goto fail_errno;
 	}
+	delay_pool_calibrate(d);
 	ret = delay_ctl_open(d);
 	if (ret) {
 		sp_err("bs_delay: tid %d lun %" PRIu64 ": control directory %s: %s",
@@ -382,8 +413,9 @@ static void bs_delay_exit(struct scsi_lu *lu)
 	struct delayq_item *item;
 
 	delay_ctl_close(d);
+	tgt_remove_sched_event(&d->poll_ev);
 	if (d->workers)
-		stop_workers(d);
+		delay_pool_stop(d);
 	if (d->timer_fd >= 0) {
 		tgt_event_del(d->timer_fd);
 		close(d->timer_fd);

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "list.h"
@@ -18,6 +19,12 @@
 #include "tgt-backend/delay_opts.h"
 #include "tgt-backend/delayq.h"
 #include "tgt-backend/jitter.h"
+#include "tgt-backend/wakeup.h"
+
+/* Timer lateness assumed until measured: what a VM showed for 1 ms. */
+#define WAKE_INITIAL_LATE_NS 80000
+/* A command is never released earlier than this before its deadline. */
+#define RELEASE_EARLY_MAX_NS 50000
 
 struct delay_lu {
 	struct scsi_lu *lu;
@@ -35,8 +42,18 @@ struct delay_lu {
 	struct list_head pending;
 	struct list_head done;
 	int stopping;
+	int idle_workers;		/* waiting on cond */
+	size_t pending_len;
+	int64_t dispatch_ns;		/* EWMA: queued -> started, sleeping worker */
+	int64_t warm_dispatch_ns;	/* the same for a busy one (calibrated) */
 	int done_fd;			/* eventfd */
-	int timer_fd;			/* deadline of the earliest held command */
+	atomic_int main_polling;	/* workers need not poke done_fd */
+	int timer_fd;			/* wakes the loop for the earliest held command */
+	int64_t timer_at_ns;		/* what it is armed for; 0: not armed */
+	int64_t timer_set_ns;		/* when it was armed */
+	struct wake_model wake;		/* how late the timer fires */
+	struct event_data poll_ev;	/* polls the last stretch of a wait */
+	int in_service;		/* service() is on the stack */
 
 	/* control directory */
 	char dir[DELAY_CTL_DIR_MAX + 1];
@@ -48,9 +65,34 @@ struct delay_lu {
 
 	/* counters, main loop only */
 	uint64_t submitted, delayed, completed, queued_max, in_io;
+	uint64_t timer_arms, timer_fires, polls;
+	uint64_t released;
+	int64_t release_late_ns;	/* sum over released: late (+) or early (-) */
+	int64_t release_early_ns;	/* EWMA: how late releases were, less this */
 	uint64_t ctl_lines, ctl_errors;
 	char ctl_last[288];
 };
+
+/* One command while it is ours. */
+struct delay_req {
+	struct delayq_item item;
+	struct list_head link;		/* on pending or done */
+	struct scsi_cmd *cmd;		/* NULL: a calibration hand-off */
+	int64_t delay_ns;
+	int when;			/* when= at submission */
+	int io_done;
+	int cold;			/* handed to a sleeping worker */
+	int64_t t_submit, t_queued, t_io_start, t_io_end;
+};
+
+/* delay_pool.c: the I/O workers. queue hands a command over; take moves
+ * every finished one onto `into`; calibrate measures a warm hand-off
+ * into warm_dispatch_ns. */
+int delay_pool_start(struct delay_lu *d);
+void delay_pool_stop(struct delay_lu *d);
+void delay_pool_queue(struct delay_lu *d, struct delay_req *req);
+void delay_pool_take(struct delay_lu *d, struct list_head *into);
+void delay_pool_calibrate(struct delay_lu *d);
 
 /* bs_delay.c: applies one ctl line (same grammar as bsopts) whole or
  * not at all; err says why not. */

@@ -40,6 +40,9 @@ static const struct sp_opt delay_table[] = {
 	{ .name = "when", .type = SP_OPT_ENUM, .def = "after",
 	  .choices = when_names, .offset = OFF(when),
 	  .help = "hold the completion after the I/O, or the I/O before it" },
+	{ .name = "poll_max", .type = SP_OPT_DURATION, .def = "200us",
+	  .offset = OFF(poll_max_ns),
+	  .help = "longest busy-wait of tgtd's main loop before a deadline; 0: timer only" },
 	{ .name = "stats_interval", .type = SP_OPT_DURATION, .def = "100ms",
 	  .offset = OFF(stats_interval_ns),
 	  .help = "least time between rewrites of the stats file" },
@@ -78,6 +81,14 @@ int delay_opts_validate(const struct delay_opts *o, char *err, size_t errlen)
 	    (ret = check_range("stats_interval", o->stats_interval_ns,
 			       10 * SP_NSEC_PER_MSEC, err, errlen)))
 		return ret;
+	if (o->poll_max_ns < 0 || o->poll_max_ns > DELAY_POLL_MAX_NS) {
+		char buf[32];
+
+		snprintf(err, errlen, "bad value '%s' for option 'poll_max': "
+			 "must be from 0 to 10ms",
+			 sp_format_duration(o->poll_max_ns, buf, sizeof(buf)));
+		return -ERANGE;
+	}
 	if (o->ctl && o->ctl[0] != '/') {
 		snprintf(err, errlen,
 			 "bad value '%s' for option 'ctl': want an absolute directory path",
@@ -135,10 +146,11 @@ size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len)
 
 	n = snprintf(buf, len,
 		     "read_delay_ns=%lld\nwrite_delay_ns=%lld\njitter_ns=%lld\n"
-		     "dist=%s\nseed=%lld\nwhen=%s\n",
+		     "dist=%s\nseed=%lld\nwhen=%s\npoll_max_ns=%lld\n",
 		     (long long)o->read_delay_ns, (long long)o->write_delay_ns,
 		     (long long)o->jitter_ns, delay_dist_name(o->dist),
-		     (long long)o->seed, delay_when_name(o->when));
+		     (long long)o->seed, delay_when_name(o->when),
+		     (long long)o->poll_max_ns);
 	return n < 0 ? 0 : (size_t)n;
 }
 

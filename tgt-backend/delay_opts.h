@@ -16,6 +16,9 @@
  * initiators time commands out after 30 s or so anyway. */
 #define DELAY_OPTS_MAX_NS (60LL * 1000000000LL)
 
+/* Longest poll_max: beyond it a timer is always cheaper than the CPU. */
+#define DELAY_POLL_MAX_NS (10LL * 1000000LL)
+
 enum delay_when { DELAY_WHEN_AFTER, DELAY_WHEN_BEFORE };
 enum delay_opts_scope { DELAY_OPTS_CREATE, DELAY_OPTS_RUNTIME };
 
@@ -26,6 +29,7 @@ struct delay_opts {
 	int dist;			/* enum jitter_dist */
 	int64_t seed;			/* -1: derive one at LUN creation */
 	int when;			/* enum delay_when */
+	int64_t poll_max_ns;		/* longest main-loop busy-wait per deadline */
 	int64_t stats_interval_ns;	/* least time between stats rewrites */
 	const char *ctl;		/* control directory; NULL: default */
 };

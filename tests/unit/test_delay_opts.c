@@ -37,6 +37,7 @@ static void defaults_are_no_delay(void **state)
 	assert_int_equal(o.seed, -1);
 	assert_int_equal(o.when, DELAY_WHEN_AFTER);
 	assert_int_equal(o.stats_interval_ns, 100 * MS);
+	assert_int_equal(o.poll_max_ns, 200000);
 	assert_null(o.ctl);
 }
 
@@ -69,8 +70,9 @@ static void all_options_at_creation(void **state)
 	(void)state;
 	delay_opts_defaults(&o);
 	assert_int_equal(parse(&o, "delay=1ms;jitter=200us;dist=pareto;seed=42;"
-			       "when=before;stats_interval=1s;ctl=/run/x/1-1",
+			       "when=before;stats_interval=1s;poll_max=0;ctl=/run/x/1-1",
 			       DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.poll_max_ns, 0);
 	assert_int_equal(o.jitter_ns, 200000);
 	assert_int_equal(o.dist, JITTER_PARETO);
 	assert_int_equal(o.seed, 42);
@@ -110,6 +112,8 @@ static void every_bad_form_is_refused_and_changes_nothing(void **state)
 		{ "seed=abc", -EINVAL, "abc" },
 		{ "seed=1.5", -EINVAL, "seed" },
 		{ "stats_interval=1ms", -ERANGE, "stats_interval" },
+		{ "poll_max=11ms", -ERANGE, "poll_max" },
+		{ "poll_max=-1us", -EINVAL, "poll_max" },
 		{ "ctl=relative/dir", -EINVAL, "relative/dir" },
 		{ "delay=1ms,jitter=1ms", -EINVAL, "delay" },
 	};
@@ -190,14 +194,14 @@ static void format_lists_the_settings(void **state)
 	assert_int_equal(n, strlen(out));
 	assert_string_equal(out,
 		"read_delay_ns=1000000\nwrite_delay_ns=2000000\njitter_ns=3000\n"
-		"dist=normal\nseed=11\nwhen=before\n");
+		"dist=normal\nseed=11\nwhen=before\npoll_max_ns=200000\n");
 }
 
 static void help_names_every_option(void **state)
 {
 	char buf[2048];
 	static const char *const names[] = { "delay", "read_delay", "write_delay",
-		"jitter", "dist", "seed", "when", "stats_interval", "ctl" };
+		"jitter", "dist", "seed", "when", "poll_max", "stats_interval", "ctl" };
 	size_t i;
 
 	(void)state;
