@@ -1,21 +1,16 @@
 /* tgt backing store "delay": rdwr's file I/O, with every command held
  * for a configured time before or after its I/O. The hold costs no
- * thread: held commands sit in a per-LUN deadline queue driven by a
- * timerfd in tgtd's main loop, and every command is completed from the
- * main loop only, as tgt requires.
- *
- * rdwr's I/O function is reused, but not its thread pool: bs_thread's
- * workers complete commands straight into target_cmd_io_done, which
- * leaves no point at which to hold a finished command. So we run a pool
- * of our own whose workers hand finished commands back to the main loop
- * through an eventfd. See docs/backend.md. */
+ * thread: held commands sit in a per-LUN deadline queue served from
+ * tgtd's main loop, by a timerfd armed early by its own learned lateness
+ * and by polling for the last stretch (wakeup.h), and every command is
+ * completed from the main loop only, as tgt requires. The I/O runs on a
+ * pool of our own (delay_pool.c). See docs/backend.md. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/eventfd.h>
@@ -28,7 +23,6 @@
 #include "tgtd.h"
 #include "scsi.h"
 #include "log.h"
-
 
 #include "common/log.h"
 #include "common/opttab.h"
