@@ -142,28 +142,20 @@ static void hold(struct delay_lu *d, struct delay_req *req, int64_t deadline_ns)
 		d->queued_max = delayq_len(&d->queue);
 }
 
-/* The store's own hand-off (waking a worker, waking the main loop)
- * counts toward the delay, so that the initiator sees its base latency
- * plus the delay, not plus the delay and the cost of the hold: on a VM a
- * worker that slept through a 1 ms hold took 60 us to wake, against 7 us
- * when busy (docs/backend.md). Waiting for a busy worker is queueing that
- * rdwr has too, and is not taken off. */
-static int64_t after_deadline(const struct delay_lu *d,
-			      const struct delay_req *req, int64_t now)
+/* What waking a sleeping worker cost beyond a warm hand-off counts
+ * toward the delay, so that the initiator sees its base latency plus the
+ * delay, not plus the delay and the cost of the hold: on a VM a worker
+ * that slept through a 1 ms hold took 60 us to wake, against 7-11 us when
+ * commands flow (docs/backend.md). Waiting for a busy worker is queueing
+ * that rdwr has too, and is not taken off. */
+static int64_t handoff_excess(const struct delay_lu *d, int64_t handoff_ns,
+			      int64_t delay_ns)
 {
-	int64_t handoff = req->cold ? req->t_io_start - req->t_queued -
-				      d->warm_dispatch_ns : 0;
+	int64_t excess = handoff_ns - d->warm_dispatch_ns;
 
-	if (handoff < 0)
-		handoff = 0;
-	if (handoff > req->delay_ns)
-		handoff = req->delay_ns;
-	return now + req->delay_ns - handoff;
-}
-
-static void learn_dispatch(struct delay_lu *d, int64_t ns)
-{
-	d->dispatch_ns += (ns - d->dispatch_ns) / 8;
+	if (excess < 0)
+		return 0;
+	return excess < delay_ns ? excess : delay_ns;
 }
 
 /* Finished I/O back in the main loop: complete it, or hold it for its
@@ -186,9 +178,11 @@ static int take_done(struct delay_lu *d)
 		taken++;
 		req->io_done = 1;
 		if (req->cold)
-			learn_dispatch(d, req->t_io_start - req->t_queued);
+			wake_ewma_update(&d->dispatch_ns, req->t_io_start - req->t_queued);
 		if (req->when == DELAY_WHEN_AFTER && req->delay_ns > 0)
-			hold(d, req, after_deadline(d, req, now));
+			hold(d, req, now + req->delay_ns -
+			     (req->cold ? handoff_excess(d, req->t_io_start - req->t_queued,
+							 req->delay_ns) : 0));
 		else
 			complete(d, req);
 	}
@@ -265,13 +259,8 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 	set_cmd_async(cmd);
 	if (req->when == DELAY_WHEN_BEFORE && req->delay_ns > 0) {
 		/* Released early by what waking a worker usually costs. */
-		int64_t early = d->dispatch_ns - d->warm_dispatch_ns;
-
-		if (early < 0)
-			early = 0;
-		if (early > req->delay_ns)
-			early = req->delay_ns;
-		hold(d, req, req->t_submit + req->delay_ns - early);
+		hold(d, req, req->t_submit + req->delay_ns -
+		     handoff_excess(d, d->dispatch_ns, req->delay_ns));
 		service(d);
 	} else {
 		delay_pool_queue(d, req);
