@@ -1,5 +1,6 @@
 #include "common/strbuf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -30,5 +31,23 @@ int sp_errf(char *err, size_t errlen, int ret, const char *fmt, ...)
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
 	}
+	return ret;
+}
+
+int sp_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, len, fmt, ap);
+
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}
+
+int sp_snprintf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = sp_vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
 	return ret;
 }

@@ -4,6 +4,7 @@
 #ifndef SP_STRBUF_H
 #define SP_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct sp_strbuf {
@@ -16,6 +17,14 @@ struct sp_strbuf {
 
 void sp_strbuf_printf(struct sp_strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* snprintf into a fixed buffer: 0, or -ENOSPC when the text did not fit
+ * (buf then holds what did), so that a cut path or command is an error,
+ * not a silent truncation. */
+int sp_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+int sp_snprintf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Writes the message into err (when there is one) and returns ret. */
 int sp_errf(char *err, size_t errlen, int ret, const char *fmt, ...)

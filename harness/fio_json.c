@@ -363,23 +363,29 @@ static int differs(uint64_t a, uint64_t b, double tolerance)
 	return (double)diff > tolerance * (double)hi + 2.0;
 }
 
+/* -EDOM, with a warning naming both counts, when fio's and ours differ
+ * beyond tolerance. */
+static int check_counts(const char *name, const char *fio_did,
+			uint64_t fio_reads, uint64_t fio_writes,
+			uint64_t our_reads, uint64_t our_writes, double tolerance)
+{
+	if (!differs(fio_reads, our_reads, tolerance) &&
+	    !differs(fio_writes, our_writes, tolerance))
+		return 0;
+	sp_warn("%s: fio %s %llu reads/%llu writes, diskstats %llu/%llu (beyond %.1f%%)",
+		name, fio_did, (unsigned long long)fio_reads,
+		(unsigned long long)fio_writes, (unsigned long long)our_reads,
+		(unsigned long long)our_writes, tolerance * 100.0);
+	return -EDOM;
+}
+
 int sp_fio_crosscheck_total(const struct sp_fio_result *r, const char *name,
 			    uint64_t our_reads, uint64_t our_writes,
 			    double tolerance)
 {
-	const struct sp_fio_dir *rd = &r->total.dir[SP_FIO_READ];
-	const struct sp_fio_dir *wr = &r->total.dir[SP_FIO_WRITE];
-
-	if (differs(rd->ios, our_reads, tolerance) ||
-	    differs(wr->ios, our_writes, tolerance)) {
-		sp_warn("%s: fio completed %llu reads/%llu writes, diskstats %llu/%llu (beyond %.1f%%)",
-			name, (unsigned long long)rd->ios,
-			(unsigned long long)wr->ios,
-			(unsigned long long)our_reads,
-			(unsigned long long)our_writes, tolerance * 100.0);
-		return -EDOM;
-	}
-	return 0;
+	return check_counts(name, "completed", r->total.dir[SP_FIO_READ].ios,
+			    r->total.dir[SP_FIO_WRITE].ios, our_reads,
+			    our_writes, tolerance);
 }
 
 int sp_fio_crosscheck(const struct sp_fio_result *r, const char *name,
@@ -392,16 +398,8 @@ int sp_fio_crosscheck(const struct sp_fio_result *r, const char *name,
 		sp_warn("fio reported no disk_util for %s", name);
 		return -ENOENT;
 	}
-	if (differs(d->read_ios, our_reads, tolerance) ||
-	    differs(d->write_ios, our_writes, tolerance)) {
-		sp_warn("%s: fio counted %llu reads/%llu writes, diskstats %llu/%llu (beyond %.1f%%)",
-		       name, (unsigned long long)d->read_ios,
-		       (unsigned long long)d->write_ios,
-		       (unsigned long long)our_reads,
-		       (unsigned long long)our_writes, tolerance * 100.0);
-		return -EDOM;
-	}
-	return 0;
+	return check_counts(name, "counted", d->read_ios, d->write_ios,
+			    our_reads, our_writes, tolerance);
 }
 
 double sp_fio_disk_util_tolerance(uint64_t runtime_ms)

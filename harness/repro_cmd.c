@@ -5,6 +5,7 @@
  * exercises exactly what users run. */
 #include "common/exitcodes.h"
 #include "common/log.h"
+#include "common/strbuf.h"
 #include "common/opttab.h"
 #include "common/units.h"
 #include "harness/case_result.h"
@@ -72,12 +73,12 @@ static int path_printf(char *buf, size_t len, const char *fmt, ...)
 static int path_printf(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int ret;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
+	ret = sp_vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= len) {
+	if (ret) {
 		sp_err("reproduce: path too long: %s...", buf);
 		return -ENAMETOOLONG;
 	}

@@ -2,13 +2,13 @@
  * so every bad form of every option is a unit test, not a lab run. */
 #include "harness/run_matrix.h"
 
+#include "common/strbuf.h"
 #include "common/units.h"
 #include "harness/case_result.h"
 #include "harness/state.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,19 +53,6 @@ static const char *const rw_choices[] = {
 	"randrw", "trim", "randtrim", "trimwrite", NULL,
 };
 
-static int failf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int failf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 int sp_run_split_list(const char *text, const char *opt,
 		      char items[][SP_RUN_ITEMLEN], size_t max, size_t *n,
 		      char *err, size_t errlen)
@@ -75,7 +62,7 @@ int sp_run_split_list(const char *text, const char *opt,
 
 	*n = 0;
 	if (!text)
-		return failf(err, errlen, "--%s needs a value", opt);
+		return sp_errf(err, errlen, -EINVAL, "--%s needs a value", opt);
 	for (;;) {
 		end = strchr(p, ',');
 		if (!end)
@@ -86,19 +73,19 @@ int sp_run_split_list(const char *text, const char *opt,
 			;
 		len = (size_t)(b - a);
 		if (!len)
-			return failf(err, errlen, "--%s '%s': empty item%s", opt,
+			return sp_errf(err, errlen, -EINVAL, "--%s '%s': empty item%s", opt,
 				     text, *text ? " (stray comma?)" : "");
 		if (len >= SP_RUN_ITEMLEN)
-			return failf(err, errlen, "--%s: '%.*s' is too long",
+			return sp_errf(err, errlen, -EINVAL, "--%s: '%.*s' is too long",
 				     opt, (int)len, a);
 		if (*n == max)
-			return failf(err, errlen, "--%s '%s': more than %zu "
+			return sp_errf(err, errlen, -EINVAL, "--%s '%s': more than %zu "
 				     "items", opt, text, max);
 		memcpy(items[*n], a, len);
 		items[*n][len] = '\0';
 		for (k = 0; k < *n; k++)
 			if (!strcmp(items[k], items[*n]))
-				return failf(err, errlen, "--%s '%s': '%s' "
+				return sp_errf(err, errlen, -EINVAL, "--%s '%s': '%s' "
 					     "twice", opt, text, items[k]);
 		(*n)++;
 		if (!*end)
@@ -117,12 +104,12 @@ static int parse_selectors(const char *text, struct sp_run_plan *plan,
 
 	for (i = 0; !ret && i < plan->n_sel; i++) {
 		if (sp_selector_parse(items[i], &plan->sel[i]))
-			return failf(err, errlen, "--selectors: '%s' is not "
+			return sp_errf(err, errlen, -EINVAL, "--selectors: '%s' is not "
 				     "st, hst, ql or rr", items[i]);
 		/* "st,service-time" names one selector twice */
 		for (k = 0; k < i; k++)
 			if (plan->sel[k] == plan->sel[i])
-				return failf(err, errlen, "--selectors: '%s' "
+				return sp_errf(err, errlen, -EINVAL, "--selectors: '%s' "
 					     "twice", sp_selector_short_name(
 						     plan->sel[i]));
 	}
@@ -141,7 +128,7 @@ static int parse_rw(const char *text, struct sp_run_plan *plan, char *err,
 			if (!strcmp(plan->rw[i], rw_choices[k]))
 				break;
 		if (!rw_choices[k])
-			return failf(err, errlen, "--rw: '%s' is not one of "
+			return sp_errf(err, errlen, -EINVAL, "--rw: '%s' is not one of "
 				     "fio's patterns (read, write, randread, "
 				     "randwrite, rw, randrw, ...)",
 				     plan->rw[i]);
@@ -160,13 +147,13 @@ static int parse_iodepth(const char *text, struct sp_run_plan *plan,
 
 	for (i = 0; !ret && i < plan->n_qd; i++) {
 		if (sp_parse_int64(items[i], 1, SP_RUN_MAX_IODEPTH, &v))
-			return failf(err, errlen, "--iodepth: '%s' is not a "
+			return sp_errf(err, errlen, -EINVAL, "--iodepth: '%s' is not a "
 				     "whole number from 1 to %d", items[i],
 				     SP_RUN_MAX_IODEPTH);
 		plan->iodepth[i] = (int)v;
 		for (k = 0; k < i; k++)	/* "1,01" */
 			if (plan->iodepth[k] == plan->iodepth[i])
-				return failf(err, errlen, "--iodepth: %d "
+				return sp_errf(err, errlen, -EINVAL, "--iodepth: %d "
 					     "twice", plan->iodepth[i]);
 	}
 	return ret;
@@ -182,17 +169,17 @@ static int parse_bs(const char *text, struct sp_run_plan *plan, char *err,
 
 	for (i = 0; !ret && i < plan->n_bs; i++) {
 		if (sp_parse_size_bytes(items[i], &plan->bs[i]))
-			return failf(err, errlen, "--bs: '%s' is not a size "
+			return sp_errf(err, errlen, -EINVAL, "--bs: '%s' is not a size "
 				     "(e.g. 4k, 64k, 1m)", items[i]);
 		/* direct I/O needs whole sectors */
 		if (!plan->bs[i] || plan->bs[i] % 512 ||
 		    plan->bs[i] > 64ULL << 20)
-			return failf(err, errlen, "--bs: '%s' is not a "
+			return sp_errf(err, errlen, -EINVAL, "--bs: '%s' is not a "
 				     "multiple of 512 up to 64m (direct I/O)",
 				     items[i]);
 		for (k = 0; k < i; k++)
 			if (plan->bs[k] == plan->bs[i])
-				return failf(err, errlen, "--bs: '%s' twice",
+				return sp_errf(err, errlen, -EINVAL, "--bs: '%s' twice",
 					     items[i]);
 	}
 	return ret;
@@ -215,21 +202,21 @@ int sp_run_plan_from_cli(const struct sp_run_cli *cli,
 	if (ret)
 		return ret;
 	if (cli->numjobs < 1 || cli->numjobs > SP_RUN_MAX_NUMJOBS)
-		return failf(err, errlen, "--numjobs %lld: must be from 1 to %d",
+		return sp_errf(err, errlen, -EINVAL, "--numjobs %lld: must be from 1 to %d",
 			     (long long)cli->numjobs, SP_RUN_MAX_NUMJOBS);
 	plan->numjobs = (int)cli->numjobs;
 	if (cli->ios < 0 || cli->runtime_s < 0 ||
 	    cli->runtime_s > SP_RUN_MAX_RUNTIME_S)
-		return failf(err, errlen, "--ios and --runtime must be "
+		return sp_errf(err, errlen, -EINVAL, "--ios and --runtime must be "
 			     "positive");
 	if (cli->ios && cli->runtime_s)
-		return failf(err, errlen, "--ios %lld and --runtime %lld: "
+		return sp_errf(err, errlen, -EINVAL, "--ios %lld and --runtime %lld: "
 			     "choose one way for a case to end",
 			     (long long)cli->ios, (long long)cli->runtime_s);
 	plan->size_bytes = cli->size;
 	for (i = 0; i < plan->n_bs; i++)
 		if (plan->size_bytes < plan->bs[i])
-			return failf(err, errlen, "--size %llu is smaller than "
+			return sp_errf(err, errlen, -EINVAL, "--size %llu is smaller than "
 				     "a block of %llu bytes",
 				     (unsigned long long)plan->size_bytes,
 				     (unsigned long long)plan->bs[i]);
@@ -238,9 +225,9 @@ int sp_run_plan_from_cli(const struct sp_run_cli *cli,
 	plan->ios = (uint64_t)cli->ios;
 	plan->runtime_s = (unsigned int)cli->runtime_s;
 	if (cli->job && !*cli->job)
-		return failf(err, errlen, "--job: empty file name");
+		return sp_errf(err, errlen, -EINVAL, "--job: empty file name");
 	if (cli->out && !*cli->out)
-		return failf(err, errlen, "--out: empty directory name");
+		return sp_errf(err, errlen, -EINVAL, "--out: empty directory name");
 	plan->job_file = cli->job;
 	plan->out_dir = cli->out;
 	plan->json = cli->json;
@@ -281,19 +268,19 @@ int sp_run_map_is_ours(const char *name, const char *uuid,
 		       char *err, size_t errlen)
 {
 	if (!has_prefix(name, SP_TOPO_MAP_PREFIX))
-		return failf(err, errlen, "map '%s' is not one slowpath made "
+		return sp_errf(err, errlen, -EINVAL, "map '%s' is not one slowpath made "
 			     "(its name lacks '%s'); refusing to write to it",
 			     name ? name : "", SP_TOPO_MAP_PREFIX);
 	if (!has_prefix(uuid, SP_UP_UUID_PREFIX))
-		return failf(err, errlen, "map '%s' has uuid '%s', not one "
+		return sp_errf(err, errlen, -EINVAL, "map '%s' has uuid '%s', not one "
 			     "slowpath made ('%s...'); refusing to write to it",
 			     name, uuid ? uuid : "", SP_UP_UUID_PREFIX);
 	if (!want_name || strcmp(name, want_name))
-		return failf(err, errlen, "map '%s' is not the map of the "
+		return sp_errf(err, errlen, -EINVAL, "map '%s' is not the map of the "
 			     "topology that is up ('%s')", name,
 			     want_name ? want_name : "none");
 	if (!want_uuid || strcmp(uuid, want_uuid))
-		return failf(err, errlen, "map '%s' has uuid '%s' but 'up' "
+		return sp_errf(err, errlen, -EINVAL, "map '%s' has uuid '%s' but 'up' "
 			     "recorded '%s': another map took its name", name,
 			     uuid, want_uuid ? want_uuid : "none");
 	return 0;

@@ -1,5 +1,6 @@
 /* The /run/slowpath journal: format, replay, files. See state.h. */
 #include "harness/state.h"
+#include "common/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -350,24 +351,10 @@ static int has_space(const char *s)
 	return !*s || strpbrk(s, " \t\n") != NULL;
 }
 
-static int fmt(char *buf, size_t len, const char *f, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, f);
-	n = vsnprintf(buf, len, f, ap);
-	va_end(ap);
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
-}
-
 int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
 			  size_t len)
 {
-	return fmt(buf, len, "selector %s %" PRId64 " %" PRId64 "\n",
+	return sp_snprintf(buf, len, "selector %s %" PRId64 " %" PRId64 "\n",
 		   sp_selector_short_name(sel->kind), sel->base_weight,
 		   sel->threshold_multiplier);
 }
@@ -383,7 +370,7 @@ int sp_state_fmt_header(const struct sp_state *st, char *buf, size_t len)
 		return -EINVAL;
 	if (sp_state_fmt_selector(&st->sel, sel, sizeof(sel)))
 		return -ENOSPC;
-	return fmt(buf, len,
+	return sp_snprintf(buf, len,
 		   "slowpath-state %d\ntopology %s %s\ntag %s\niqn %s\n"
 		   "map %s %s\nbacking %s %s %" PRIu64 "\n%s",
 		   SP_STATE_VERSION, st->topology, st->topo_file, st->tag,
@@ -396,7 +383,7 @@ int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len)
 {
 	if (has_space(p->label) || has_space(p->netns))
 		return -EINVAL;
-	return fmt(buf, len,
+	return sp_snprintf(buf, len,
 		   "path %u label=%s netns=%s hif=%s tif=%s init=%s/%d "
 		   "target=%s port=%u ctl=%u mech=%s dist=%s rt=%u read=%" PRId64
 		   " write=%" PRId64 " jitter=%" PRId64 " netem=%" PRId64
@@ -410,7 +397,7 @@ int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len)
 
 int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len)
 {
-	return fmt(buf, len,
+	return sp_snprintf(buf, len,
 		   "delay %u %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64
 		   " %" PRId64 "\n", p->index, p->read_ns, p->write_ns,
 		   p->jitter_ns, p->netem_ns, p->netem_jitter_ns);

@@ -1,6 +1,7 @@
 /* parse -> validate -> emit for netem's words, with no effects. */
 #include "netem/netem.h"
 
+#include "common/strbuf.h"
 #include "common/units.h"
 
 #include <errno.h>
@@ -226,26 +227,6 @@ int sp_netem_validate(const struct sp_netem_spec *s, char *err,
 	return 0;
 }
 
-static void put(char *buf, size_t len, size_t *used, int *over,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void put(char *buf, size_t len, size_t *used, int *over,
-		const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*over)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *used, len - *used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len - *used)
-		*over = 1;
-	else
-		*used += (size_t)n;
-}
-
 static const char *rate_text(uint64_t bps, char *buf, size_t len)
 {
 	static const struct {
@@ -269,38 +250,37 @@ static const char *rate_text(uint64_t bps, char *buf, size_t len)
 int sp_netem_format(const struct sp_netem_spec *s, char *buf, size_t len)
 {
 	char a[32], b[32];
-	size_t used = 0;
-	int over = 0;
+	struct sp_strbuf sb = SP_STRBUF(buf, len);
 
 	if (!len)
 		return -ENOSPC;
 	buf[0] = '\0';
 	if (s->has & SP_NETEM_HAS_DELAY) {
-		put(buf, len, &used, &over, "delay %s",
+		sp_strbuf_printf(&sb, "delay %s",
 		    s->delay_ns ? sp_format_duration(s->delay_ns, a, sizeof(a))
 				: "0");
 		if (s->jitter_ns)
-			put(buf, len, &used, &over, " %s",
+			sp_strbuf_printf(&sb, " %s",
 			    sp_format_duration(s->jitter_ns, b, sizeof(b)));
 		if (s->jitter_ns && s->delay_corr_pct > 0)
-			put(buf, len, &used, &over, " %g%%", s->delay_corr_pct);
+			sp_strbuf_printf(&sb, " %g%%", s->delay_corr_pct);
 		if (s->dist != SP_NETEM_DIST_NONE)
-			put(buf, len, &used, &over, " distribution %s",
+			sp_strbuf_printf(&sb, " distribution %s",
 			    sp_netem_dist_names[s->dist]);
 	}
 	if (s->has & SP_NETEM_HAS_LOSS) {
-		put(buf, len, &used, &over, "%sloss %g%%", used ? " " : "",
+		sp_strbuf_printf(&sb, "%sloss %g%%", sb.used ? " " : "",
 		    s->loss_pct);
 		if (s->loss_corr_pct > 0)
-			put(buf, len, &used, &over, " %g%%", s->loss_corr_pct);
+			sp_strbuf_printf(&sb, " %g%%", s->loss_corr_pct);
 	}
 	if (s->has & SP_NETEM_HAS_RATE)
-		put(buf, len, &used, &over, "%srate %s", used ? " " : "",
+		sp_strbuf_printf(&sb, "%srate %s", sb.used ? " " : "",
 		    rate_text(s->rate_bps, a, sizeof(a)));
 	if (s->has & SP_NETEM_HAS_LIMIT)
-		put(buf, len, &used, &over, "%slimit %" PRIu32,
-		    used ? " " : "", s->limit);
-	return over ? -ENOSPC : 0;
+		sp_strbuf_printf(&sb, "%slimit %" PRIu32,
+		    sb.used ? " " : "", s->limit);
+	return sb.overflow ? -ENOSPC : 0;
 }
 
 int sp_netem_tc_command(const char *verb, const char *netns, const char *dev,
