@@ -95,6 +95,18 @@ static int push_with_path(struct sp_strv *sv, const char *fmt,
 	return ret;
 }
 
+/* A virtio serial port the guest writes NAME to, landing in host fd. */
+static int push_port(struct sp_strv *sv, const char *id, int fd,
+		     const char *name)
+{
+	int ret = sp_strv_push(sv, "-chardev");
+
+	ret |= sp_strv_pushf(sv, "file,id=%s,path=/proc/self/fd/%d", id, fd);
+	ret |= sp_strv_push(sv, "-device");
+	ret |= sp_strv_pushf(sv, "virtserialport,chardev=%s,name=%s", id, name);
+	return ret;
+}
+
 int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 {
 	const char *append;
@@ -158,18 +170,8 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 	if (vm->mode == SP_LAB_RUN) {
 		ret |= sp_strv_push(out, "-device");
 		ret |= sp_strv_push(out, "virtio-serial-pci");
-		ret |= sp_strv_push(out, "-chardev");
-		ret |= sp_strv_pushf(out, "file,id=labout,path=/proc/self/fd/%d",
-				     vm->out_fd);
-		ret |= sp_strv_push(out, "-device");
-		ret |= sp_strv_push(out, "virtserialport,chardev=labout,name="
-				    SP_LAB_PORT_OUT);
-		ret |= sp_strv_push(out, "-chardev");
-		ret |= sp_strv_pushf(out, "file,id=laberr,path=/proc/self/fd/%d",
-				     vm->err_fd);
-		ret |= sp_strv_push(out, "-device");
-		ret |= sp_strv_push(out, "virtserialport,chardev=laberr,name="
-				    SP_LAB_PORT_ERR);
+		ret |= push_port(out, "labout", vm->out_fd, SP_LAB_PORT_OUT);
+		ret |= push_port(out, "laberr", vm->err_fd, SP_LAB_PORT_ERR);
 		ret |= sp_strv_push(out, "-serial");
 		ret |= push_with_path(out, "file:%s", vm->console_log);
 	} else {

@@ -150,29 +150,26 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 		M.map_exists = 1;
 	if (!strncmp(line, "dmsetup remove", 14))
 		M.map_exists = 0;
-	if (!strncmp(line, "ip netns add ", 13)) {
+	/* What the commands create and remove, as a probe would see it. */
+	static const struct {
+		const char *cmd, *path_fmt;
+		int adds;
+	} made[] = {
+		{ "ip netns add ", "/run/netns/%s", 1 },
+		{ "ip netns del ", "/run/netns/%s", 0 },
+		{ "ip link add ", "/sys/class/net/%s", 1 },
+		{ "ip link del ", "/sys/class/net/%s", 0 },
+	};
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
 		char p[128];
 
-		snprintf(p, sizeof(p), "/run/netns/%s", argv[3]);
-		add_exists(p);
-	}
-	if (!strncmp(line, "ip netns del ", 13)) {
-		char p[128];
-
-		snprintf(p, sizeof(p), "/run/netns/%s", argv[3]);
-		del_exists(p);
-	}
-	if (!strncmp(line, "ip link add ", 12)) {
-		char p[128];
-
-		snprintf(p, sizeof(p), "/sys/class/net/%s", argv[3]);
-		add_exists(p);
-	}
-	if (!strncmp(line, "ip link del ", 12)) {
-		char p[128];
-
-		snprintf(p, sizeof(p), "/sys/class/net/%s", argv[3]);
-		del_exists(p);
+		if (strncmp(line, made[i].cmd, strlen(made[i].cmd)))
+			continue;
+		snprintf(p, sizeof(p), made[i].path_fmt, argv[3]);
+		if (made[i].adds)
+			add_exists(p);
+		else
+			del_exists(p);
 	}
 	return 0;
 }
