@@ -21,7 +21,7 @@ ALL_TARGETS :=
 
 # module.mk files define targets of their own; none of them is the default
 .DEFAULT_GOAL := all
-include $(sort $(wildcard */module.mk))
+include $(sort $(wildcard */module.mk */*/module.mk))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -29,7 +29,7 @@ UNIT_BINS := $(UNIT_TESTS:%.c=$(BUILD)/%)
 LIBSLOWPATH := $(BUILD)/libslowpath.a
 SLOWPATH := $(BUILD)/slowpath
 
-.PHONY: all deps check test demo reproduce clean bench
+.PHONY: all deps check test demo reproduce clean
 all: $(SLOWPATH) $(ALL_TARGETS)
 
 deps:

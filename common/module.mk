@@ -1,2 +1,2 @@
 LIB_SRCS += common/log.c common/units.c common/opttab.c common/exitcodes.c common/strbuf.c
-UNIT_TESTS += tests/unit/test_units.c tests/unit/test_opttab.c
+UNIT_TESTS += tests/unit/common/test_units.c tests/unit/common/test_opttab.c

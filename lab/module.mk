@@ -1,9 +1,5 @@
-CLI_SRCS += lab/lab_cmd.c lab/lab_proc.c
-CLI_SRCS += lab/doctor.c
-LIB_SRCS += lab/doctor_check.c
-UNIT_TESTS += tests/unit/test_doctor.c
-LIB_SRCS += lab/lab_vm.c
-UNIT_TESTS += tests/unit/test_lab_vm.c
+LIB_SRCS += lab/lab_vm.c lab/lab_proc.c lab/doctor_check.c
+UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c
 
 # The lab VM (docs/lab.md). Both scripts are cheap when nothing changed.
 .PHONY: lab hst-module

@@ -4,8 +4,8 @@
 DELAY_PURE_SRCS := tgt-backend/delayq.c tgt-backend/wakeup.c tgt-backend/jitter.c tgt-backend/delay_opts.c
 DELAY_TGT_SRCS  := tgt-backend/bs_delay.c tgt-backend/delay_pool.c tgt-backend/delay_ctl.c
 LIB_SRCS   += $(DELAY_PURE_SRCS)
-UNIT_TESTS += tests/unit/test_delayq.c tests/unit/test_delay_opts.c tests/unit/test_jitter.c \
-	tests/unit/test_wakeup.c
+UNIT_TESTS += tests/unit/tgt-backend/test_delayq.c tests/unit/tgt-backend/test_delay_opts.c \
+	tests/unit/tgt-backend/test_jitter.c tests/unit/tgt-backend/test_wakeup.c
 
 TGT_SRC_DIR := $(BUILD)/tgt-src
 BS_DELAY_SO := $(BUILD)/tgt-backend/bs_delay.so

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/dm_table.h"
+#include "dm/dm_table.h"
 
 #define SP_TOPO_MAX_PATHS 16
 #define SP_TOPO_ERRLEN 512

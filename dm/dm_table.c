@@ -1,0 +1,324 @@
+#include "dm/dm_table.h"
+
+#include "common/strbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *short_name, *kernel_name;
+	unsigned int path_args;	/* per-path args we emit */
+} selectors[SP_SEL_COUNT] = {
+	[SP_SEL_ST] = { "st", "service-time", 2 },
+	[SP_SEL_HST] = { "hst", "historical-service-time", 1 },
+	[SP_SEL_QL] = { "ql", "queue-length", 1 },
+	[SP_SEL_RR] = { "rr", "round-robin", 1 },
+};
+
+/* dev_t has 12 bits of major and 20 of minor */
+#define DM_MAX_MAJOR 4095u
+#define DM_MAX_MINOR 1048575u
+
+
+void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind)
+{
+	sel->kind = kind;
+	sel->base_weight = -1;
+	sel->threshold_multiplier = -1;
+}
+
+void sp_dm_map_init(struct sp_dm_map *map, enum sp_selector kind)
+{
+	size_t i;
+
+	memset(map, 0, sizeof(*map));
+	sp_dm_selector_init(&map->sel, kind);
+	for (i = 0; i < SP_DM_MAX_PATHS; i++)
+		map->paths[i].relative_throughput = 1;
+}
+
+int sp_selector_parse(const char *name, enum sp_selector *out)
+{
+	int k;
+
+	for (k = 0; name && k < SP_SEL_COUNT; k++) {
+		if (!strcmp(name, selectors[k].short_name) ||
+		    !strcmp(name, selectors[k].kernel_name)) {
+			*out = (enum sp_selector)k;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *sp_selector_kernel_name(enum sp_selector kind)
+{
+	return kind < SP_SEL_COUNT ? selectors[kind].kernel_name : "?";
+}
+
+const char *sp_selector_short_name(enum sp_selector kind)
+{
+	return kind < SP_SEL_COUNT ? selectors[kind].short_name : "?";
+}
+
+static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
+{
+	const struct sp_dm_selector *sel = &map->sel;
+	size_t i, j;
+
+	if (sel->kind >= SP_SEL_COUNT)
+		return sp_errf(err, errlen, -EINVAL, "unknown path selector %d",
+			    (int)sel->kind);
+	if (!map->sectors)
+		return sp_errf(err, errlen, -EINVAL, "map size is 0 sectors");
+	if (map->npaths < 1 || map->npaths > SP_DM_MAX_PATHS)
+		return sp_errf(err, errlen, -EINVAL,
+			    "%zu paths: a map needs 1 to %d", map->npaths,
+			    SP_DM_MAX_PATHS);
+	if (sel->kind != SP_SEL_HST &&
+	    (sel->base_weight >= 0 || sel->threshold_multiplier >= 0))
+		return sp_errf(err, errlen, -EINVAL,
+			    "base_weight and threshold_multiplier are "
+			    "historical-service-time arguments, not %s's",
+			    selectors[sel->kind].kernel_name);
+	if (sel->base_weight >= SP_HST_FIXED_ONE)
+		return sp_errf(err, errlen, -EINVAL,
+			    "base_weight %" PRId64 " out of range: it is "
+			    "10-bit fixed point, 0..1023 (972 = 0.95)",
+			    sel->base_weight);
+	if (sel->threshold_multiplier > (int64_t)UINT32_MAX)
+		return sp_errf(err, errlen, -EINVAL,
+			    "threshold_multiplier %" PRId64 " out of range "
+			    "(0..%u)", sel->threshold_multiplier, UINT32_MAX);
+	for (i = 0; i < map->npaths; i++) {
+		const struct sp_dm_path *p = &map->paths[i];
+
+		if (p->major > DM_MAX_MAJOR || p->minor > DM_MAX_MINOR)
+			return sp_errf(err, errlen, -EINVAL,
+				    "path %zu: device %u:%u is not a valid "
+				    "major:minor", i + 1, p->major, p->minor);
+		if (p->major == 0)
+			return sp_errf(err, errlen, -EINVAL,
+				    "path %zu: device %u:%u has major 0 (no "
+				    "block device)", i + 1, p->major, p->minor);
+		if (sel->kind == SP_SEL_ST &&
+		    p->relative_throughput > SP_ST_MAX_RELATIVE_THROUGHPUT)
+			return sp_errf(err, errlen, -EINVAL,
+				    "path %zu: relative_throughput %u out of "
+				    "range (0..%d)", i + 1,
+				    p->relative_throughput,
+				    SP_ST_MAX_RELATIVE_THROUGHPUT);
+		if (sel->kind != SP_SEL_ST && p->relative_throughput != 1)
+			return sp_errf(err, errlen, -EINVAL,
+				    "path %zu: relative_throughput is a "
+				    "service-time argument, not %s's", i + 1,
+				    selectors[sel->kind].kernel_name);
+		for (j = 0; j < i; j++) {
+			if (map->paths[j].major == p->major &&
+			    map->paths[j].minor == p->minor)
+				return sp_errf(err, errlen, -EINVAL,
+					    "paths %zu and %zu are the same "
+					    "device %u:%u", j + 1, i + 1,
+					    p->major, p->minor);
+		}
+	}
+	return 0;
+}
+
+
+int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
+		      char *err, size_t errlen)
+{
+	const struct sp_dm_selector *sel = &map->sel;
+	struct sp_strbuf o = SP_STRBUF(buf, len);
+	size_t i;
+	int ret;
+
+	ret = validate(map, err, errlen);
+	if (ret)
+		return ret;
+	if (!len)
+		return sp_errf(err, errlen, -ENOSPC, "no room for the table");
+	buf[0] = '\0';
+	/* <start> <len> multipath <features> <hw handler> <#groups> <first> */
+	sp_strbuf_printf(&o, "0 %" PRIu64 " multipath %s 0 1 1 %s", map->sectors,
+	     map->queue_if_no_path ? "1 queue_if_no_path" : "0",
+	     selectors[sel->kind].kernel_name);
+	if (sel->kind == SP_SEL_HST && sel->threshold_multiplier >= 0)
+		sp_strbuf_printf(&o, " 2 %" PRId64 " %" PRId64,
+		     sel->base_weight >= 0 ? sel->base_weight
+					   : SP_HST_DEFAULT_BASE_WEIGHT,
+		     sel->threshold_multiplier);
+	else if (sel->kind == SP_SEL_HST && sel->base_weight >= 0)
+		sp_strbuf_printf(&o, " 1 %" PRId64, sel->base_weight);
+	else
+		sp_strbuf_printf(&o, " 0");
+	sp_strbuf_printf(&o, " %zu %u", map->npaths, selectors[sel->kind].path_args);
+	/* repeat_count is always 1: request-based multipath ignores more */
+	for (i = 0; i < map->npaths; i++) {
+		sp_strbuf_printf(&o, " %u:%u 1", map->paths[i].major, map->paths[i].minor);
+		if (sel->kind == SP_SEL_ST)
+			sp_strbuf_printf(&o, " %u", map->paths[i].relative_throughput);
+	}
+	if (o.overflow)
+		return sp_errf(err, errlen, -ENOSPC,
+			    "table for %zu paths does not fit in %zu bytes",
+			    map->npaths, len);
+	return 0;
+}
+
+/* ---- reverse direction ---- */
+
+#define MAX_TOKENS (32 + SP_DM_MAX_PATHS * 4)
+
+struct tokens {
+	char *v[MAX_TOKENS];
+	size_t n, pos;
+	char *err;
+	size_t errlen;
+};
+
+static int next_tok(struct tokens *t, const char *what, const char **out)
+{
+	if (t->pos >= t->n)
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "table ends where %s was expected", what);
+	*out = t->v[t->pos++];
+	return 0;
+}
+
+static int next_uint(struct tokens *t, const char *what, uint64_t max,
+		     uint64_t *out)
+{
+	const char *tok = NULL;
+	char *end;
+	unsigned long long v;
+	int ret = next_tok(t, what, &tok);
+
+	if (ret)
+		return ret;
+	errno = 0;
+	v = strtoull(tok, &end, 10);
+	if (*tok < '0' || *tok > '9' || *end || errno || v > max)
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "'%s' is not a valid %s", tok, what);
+	*out = v;
+	return 0;
+}
+
+static int parse_path(struct tokens *t, struct sp_dm_map *map, size_t i,
+		      uint64_t nargs)
+{
+	struct sp_dm_path *p = &map->paths[i];
+	const char *tok = NULL;
+	uint64_t v;
+	unsigned int maj, min;
+	char extra;
+	int ret = next_tok(t, "a path device", &tok);
+
+	if (ret)
+		return ret;
+	if (sscanf(tok, "%u:%u%c", &maj, &min, &extra) != 2)
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "path device '%s' is not major:minor", tok);
+	p->major = maj;
+	p->minor = min;
+	p->relative_throughput = 1;
+	if (nargs >= 1 && (ret = next_uint(t, "repeat_count", UINT32_MAX, &v)))
+		return ret;
+	if (nargs >= 2) {
+		ret = next_uint(t, "relative_throughput", UINT32_MAX, &v);
+		if (ret)
+			return ret;
+		p->relative_throughput = (unsigned int)v;
+	}
+	return 0;
+}
+
+int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
+		      size_t errlen)
+{
+	struct tokens t = { .err = err, .errlen = errlen };
+	char copy[4096], *save = NULL, *tok;
+	const char *name = NULL;
+	uint64_t v, n, start, nargs;
+	size_t i;
+	int ret;
+
+	if (strlen(line) >= sizeof(copy))
+		return sp_errf(err, errlen, -EINVAL, "table line too long");
+	strcpy(copy, line);
+	for (tok = strtok_r(copy, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (t.n == MAX_TOKENS)
+			return sp_errf(err, errlen, -EINVAL,
+				    "table has too many words");
+		t.v[t.n++] = tok;
+	}
+	sp_dm_map_init(map, SP_SEL_ST);
+	if ((ret = next_uint(&t, "start sector", UINT64_MAX, &start)) ||
+	    (ret = next_uint(&t, "length", UINT64_MAX, &map->sectors)) ||
+	    (ret = next_tok(&t, "the target type", &name)))
+		return ret;
+	if (strcmp(name, "multipath"))
+		return sp_errf(err, errlen, -EINVAL,
+			    "target '%s' is not multipath", name);
+	if ((ret = next_uint(&t, "feature count", 64, &n)))
+		return ret;
+	for (i = 0; i < n; i++) {
+		if ((ret = next_tok(&t, "a feature", &name)))
+			return ret;
+		if (!strcmp(name, "queue_if_no_path"))
+			map->queue_if_no_path = 1;
+	}
+	if ((ret = next_uint(&t, "hardware handler count", 64, &n)))
+		return ret;
+	for (i = 0; i < n; i++)
+		if ((ret = next_tok(&t, "a hardware handler word", &name)))
+			return ret;
+	if ((ret = next_uint(&t, "path group count", 1024, &n)))
+		return ret;
+	if (n != 1)
+		return sp_errf(err, errlen, -EINVAL,
+			    "%" PRIu64 " path groups: slowpath reads maps "
+			    "with exactly one", n);
+	if ((ret = next_uint(&t, "first path group", 1, &v)) ||
+	    (ret = next_tok(&t, "a path selector", &name)))
+		return ret;
+	if (sp_selector_parse(name, &map->sel.kind) ||
+	    strchr(name, '-') == NULL)
+		return sp_errf(err, errlen, -EINVAL,
+			    "unknown path selector '%s'", name);
+	if ((ret = next_uint(&t, "selector argument count", 2, &n)))
+		return ret;
+	if (n && map->sel.kind != SP_SEL_HST)
+		return sp_errf(err, errlen, -EINVAL,
+			    "%s takes no selector arguments, got %" PRIu64,
+			    name, n);
+	if (n >= 1 && (ret = next_uint(&t, "base_weight", 1023,
+				       (uint64_t *)&map->sel.base_weight)))
+		return ret;
+	if (n >= 2 && (ret = next_uint(&t, "threshold_multiplier", UINT32_MAX,
+				       (uint64_t *)&map->sel.threshold_multiplier)))
+		return ret;
+	if ((ret = next_uint(&t, "path count", SP_DM_MAX_PATHS, &n)) ||
+	    (ret = next_uint(&t, "per-path argument count", 2, &nargs)))
+		return ret;
+	if (!n)
+		return sp_errf(err, errlen, -EINVAL, "path group has no paths");
+	map->npaths = n;
+	for (i = 0; i < n; i++)
+		if ((ret = parse_path(&t, map, i, nargs)))
+			return ret;
+	if (map->sel.kind != SP_SEL_ST)
+		for (i = 0; i < n; i++)
+			map->paths[i].relative_throughput = 1;
+	if (t.pos != t.n)
+		return sp_errf(err, errlen, -EINVAL,
+			    "unexpected '%s' after the last path", t.v[t.pos]);
+	return 0;
+}

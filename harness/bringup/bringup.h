@@ -1,0 +1,136 @@
+/* `slowpath up|down|status`, `selector set`, `delay set`: a topology
+ * made real as network namespaces, tgtds, iSCSI sessions and one
+ * dm-multipath map. The order of steps and what to undo are decided
+ * here; every effect goes through struct sp_sys_ops so unit tests run
+ * the whole sequence against a mock without root. */
+#ifndef SP_BRINGUP_H
+#define SP_BRINGUP_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "harness/bringup/state.h"
+#include "topologies/topo.h"
+
+#define SP_BRINGUP_ERRLEN 1024
+#define SP_PORTAL_PORT 3260
+#define SP_TGT_BSDIR "/usr/lib/tgt/backing-store"
+#define SP_TGT_SOCKDIR "/var/run/tgtd"
+
+struct sp_sys_ops {
+	/* Runs argv (argv[0] looked up in PATH) to completion. Returns its
+	 * exit status (>= 0), or -errno when it could not run. out, when
+	 * not NULL, gets its stdout, NUL-terminated and truncated. */
+	int (*run)(void *ctx, const char *const *argv, char *out,
+		   size_t outlen);
+	/* Starts a daemon in its own session, stdout+stderr to logfile. */
+	int (*spawn)(void *ctx, const char *const *argv, const char *logfile,
+		     pid_t *pid);
+	int (*kill)(void *ctx, pid_t pid, int sig);
+	/* 1 when pid runs a program whose comm is comm, else 0. */
+	int (*pid_is)(void *ctx, pid_t pid, const char *comm);
+	/* 0 and buf NUL-terminated, or -errno. */
+	int (*read_file)(void *ctx, const char *path, char *buf, size_t len);
+	int (*exists)(void *ctx, const char *path);
+	/* The last component of a symlink's target ("2:0:0:1"). */
+	int (*readlink_base)(void *ctx, const char *path, char *buf,
+			     size_t len);
+	/* Sparse file of size bytes; *created says whether it was new. */
+	int (*make_file)(void *ctx, const char *path, uint64_t size,
+			 int *created);
+	int (*unlink)(void *ctx, const char *path);
+	/* Writes text to an existing file, closing it (the delay store
+	 * applies its ctl file on close). */
+	int (*write_file)(void *ctx, const char *path, const char *text);
+	void (*sleep_ms)(void *ctx, unsigned int ms);
+	/* The last run's stderr, for messages. */
+	const char *(*last_error)(void *ctx);
+	void *ctx;
+};
+
+/* The real system: fork/exec, kill(2), /proc, files. */
+extern const struct sp_sys_ops sp_sys_real;
+
+/* Set by the CLI's SIGINT/SIGTERM handler; `up` checks it between steps
+ * and tears down what it made. */
+extern volatile sig_atomic_t sp_bringup_interrupted;
+
+struct sp_up_opts {
+	int has_selector;
+	struct sp_dm_selector sel;
+	int has_mech;
+	enum sp_mech mech;
+	int64_t unit_ns;		/* <= 0: the topology's */
+	char tag[8];			/* 4 hex digits; names everything */
+	/* seconds to wait for a tgtd / for disks after login */
+	unsigned int tgtd_wait_s, disk_wait_s;
+};
+
+/* The whole plan, before anything is done: names, addresses, ports,
+ * delays per path, the map's name and UUID, the backing file. */
+int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
+		    const char *state_dir, struct sp_state *st, char *err,
+		    size_t errlen);
+
+/* `ip -o -4 addr show` text against the plan: -EADDRINUSE and err naming
+ * both addresses when a path's subnet overlaps one already there. */
+int sp_bringup_addr_clash(const struct sp_state *st, const char *ip_addr,
+			  char *err, size_t errlen);
+
+/* `iscsiadm -m session -P3` text: the disk ("sdb") attached through the
+ * session of iqn at portal ip:port. 0, or -ENOENT. */
+int sp_bringup_session_disk(const char *text, const char *iqn,
+			    const char *ip, unsigned int port, char *disk,
+			    size_t len);
+
+/* tgt identifiers every path shares so the kernel sees one disk. */
+void sp_bringup_scsi_ids(const struct sp_state *st, char *id, size_t idlen,
+			 char *sn, size_t snlen);
+
+/* The delay store's control directory of one path (docs/backend.md). */
+void sp_bringup_ctl_dir(const char *state_dir, const struct sp_state_path *p,
+			char *buf, size_t len);
+
+/* The tgt delay store's --bsopts for one path. */
+int sp_bringup_bsopts(const struct sp_state_path *p, char *buf, size_t len);
+
+/* Sets everything up, journaling each step first; on failure or
+ * interruption tears it down again. 0 or -errno; err says why. */
+int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
+		  const struct sp_up_opts *o, const char *state_dir, char *err,
+		  size_t errlen);
+
+/* Undoes a journal (st may be NULL when there is none) and then sweeps
+ * for anything still carrying our name prefixes. 0 when everything
+ * went; -EBUSY with err listing what stayed. */
+int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
+		    const char *state_dir, char *err, size_t errlen);
+
+/* The same paths under another selector; only ST takes per-path
+ * weights (the topology's relative_throughput, from the journal). */
+void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
+			 const struct sp_dm_selector *sel);
+
+/* Live changes to a running topology; both record the change. */
+int sp_bringup_selector_set(const struct sp_sys_ops *ops,
+			    struct sp_state *st,
+			    const struct sp_dm_selector *sel,
+			    const char *state_dir, char *err, size_t errlen);
+/* delay_ns is split between store and wire as the path's mechanism
+ * says; write_ns < 0 means the same as read. */
+int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
+			 struct sp_state_path *p, int64_t read_ns,
+			 int64_t write_ns, const char *state_dir, char *err,
+			 size_t errlen);
+
+/* Shared helpers of the bring-up files. */
+int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,
+		const char *arg0, ...) __attribute__((sentinel));
+void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
+int sp_bringup_netem_argv(const struct sp_state_path *p, const char *verb,
+			  const char **argv, size_t max, char *bufs,
+			  size_t buflen);
+
+#endif

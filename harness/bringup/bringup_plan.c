@@ -1,0 +1,271 @@
+/* The pure half of `up`: what every path will be called and where it
+ * lives, decided before anything touches the system, and the parsers of
+ * the tools' output that `up`, `down` and `status` read. */
+#include "harness/bringup/bringup.h"
+
+#include "common/strbuf.h"
+#include "common/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static int valid_tag(const char *tag)
+{
+	size_t i;
+
+	for (i = 0; tag[i]; i++)
+		if (!isxdigit((unsigned char)tag[i]) ||
+		    isupper((unsigned char)tag[i]))
+			return 0;
+	return i == 4;
+}
+
+/* IQNs allow lower-case letters, digits, '-', '.' and ':' only. */
+static void iqn_safe(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++) {
+		char c = (char)tolower((unsigned char)in[i]);
+
+		out[i] = (isalnum((unsigned char)c) || c == '-' || c == '.')
+				 ? c : '-';
+	}
+	out[i] = '\0';
+}
+
+int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
+		    const char *state_dir, struct sp_state *st, char *err,
+		    size_t errlen)
+{
+	struct sp_topo_resolved_path rp[SP_TOPO_MAX_PATHS];
+	struct sp_topo t = *topo;
+	char safe[64];
+	unsigned int tagnum;
+	size_t i;
+	int ret;
+
+	if (!valid_tag(o->tag))
+		return sp_errf(err, errlen, -EINVAL, "tag '%s' is not 4 "
+			     "lower-case hex digits", o->tag);
+	if (!t.npaths)
+		return sp_errf(err, errlen, -EINVAL, "%s has no paths", t.file);
+	if (o->has_mech)
+		for (i = 0; i < t.npaths; i++)
+			t.paths[i].mech = o->mech;
+	ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
+	if (ret)
+		return ret;
+
+	sp_state_init(st);
+	tagnum = (unsigned int)strtoul(o->tag, NULL, 16);
+	snprintf(st->topology, sizeof(st->topology), "%s", t.name);
+	snprintf(st->topo_file, sizeof(st->topo_file), "%s", t.file);
+	snprintf(st->tag, sizeof(st->tag), "%s", o->tag);
+	iqn_safe(t.name, safe, sizeof(safe));
+	snprintf(st->iqn, sizeof(st->iqn), "%s%s", SP_UP_IQN_PREFIX, safe);
+	if (strncmp(t.map_name, SP_TOPO_MAP_PREFIX,
+		    strlen(SP_TOPO_MAP_PREFIX)))
+		return sp_errf(err, errlen, -EINVAL, "%s: map_name '%s' does not "
+			     "start with '%s'", t.file, t.map_name,
+			     SP_TOPO_MAP_PREFIX);
+	snprintf(st->map_name, sizeof(st->map_name), "%s", t.map_name);
+	snprintf(st->map_uuid, sizeof(st->map_uuid), "%s%s-%s",
+		 SP_UP_UUID_PREFIX, safe, o->tag);
+	if (t.backing_file[0]) {
+		snprintf(st->backing, sizeof(st->backing), "%s",
+			 t.backing_file);
+	} else if ((size_t)snprintf(st->backing, sizeof(st->backing),
+				    "%s/%s-%s.img", state_dir, safe, o->tag)
+		   >= sizeof(st->backing)) {
+		return sp_errf(err, errlen, -ENAMETOOLONG, "state directory "
+			     "'%s' is too long", state_dir);
+	}
+	if (strpbrk(st->backing, " \t\n") || strpbrk(st->topo_file, " \t\n"))
+		return sp_errf(err, errlen, -EINVAL, "'%s': slowpath cannot "
+			     "record paths with blanks in them",
+			     strpbrk(st->backing, " \t\n") ? st->backing
+							    : st->topo_file);
+	st->size_bytes = t.size_bytes;
+	st->sel = o->has_selector ? o->sel : t.selector;
+
+	st->npaths = t.npaths;
+	for (i = 0; i < t.npaths; i++) {
+		struct sp_state_path *p = &st->paths[i];
+		const struct sp_topo_resolved_path *r = &rp[i];
+
+		p->index = r->index;
+		snprintf(p->label, sizeof(p->label), "%s", r->label);
+		snprintf(p->netns, sizeof(p->netns), "%s%s-%u",
+			 SP_UP_NETNS_PREFIX, o->tag, p->index);
+		/* IFNAMSIZ is 16: "spu" + tag + 'h' + two digits fits */
+		snprintf(p->host_if, sizeof(p->host_if), "%s%sh%u",
+			 SP_UP_IF_PREFIX, o->tag, p->index);
+		snprintf(p->target_if, sizeof(p->target_if), "%s%st%u",
+			 SP_UP_IF_PREFIX, o->tag, p->index);
+		snprintf(p->initiator_ip, sizeof(p->initiator_ip), "%s",
+			 r->initiator_ip);
+		snprintf(p->target_ip, sizeof(p->target_ip), "%s",
+			 r->target_ip);
+		p->prefix_len = r->prefix_len;
+		p->portal_port = SP_PORTAL_PORT;
+		/* one block of 16 control ports per tag keeps two ups'
+		 * tgtds apart; tgtd keeps the port in a short, < 32768 */
+		p->ctl_port = 20000 + (tagnum % 700) * 16 + p->index - 1;
+		p->mech = r->mech;
+		p->dist = r->dist;
+		p->read_ns = r->backend_read_ns;
+		p->write_ns = r->backend_write_ns;
+		p->jitter_ns = r->backend_jitter_ns;
+		p->netem_ns = r->netem_delay_ns;
+		p->netem_jitter_ns = r->netem_jitter_ns;
+		p->relative_throughput = r->relative_throughput;
+	}
+	return 0;
+}
+
+/* "N: eth0    inet 10.0.2.15/24 brd ..." lines */
+int sp_bringup_addr_clash(const struct sp_state *st, const char *ip_addr,
+			  char *err, size_t errlen)
+{
+	const char *line = ip_addr;
+	size_t i;
+
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		char buf[512], ifname[64] = "", cidr[64] = "";
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char *inet;
+		uint32_t addr;
+		int alen;
+
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		line = nl ? nl + 1 : NULL;
+		inet = strstr(buf, " inet ");
+		if (!inet || sscanf(buf, "%*u: %63s", ifname) != 1 ||
+		    sscanf(inet, " inet %63s", cidr) != 1 ||
+		    sp_topo_parse_cidr(cidr, &addr, &alen))
+			continue;
+		for (i = 0; i < st->npaths; i++) {
+			const struct sp_state_path *p = &st->paths[i];
+			uint32_t mine;
+			int mlen;
+			char pc[40];
+
+			snprintf(pc, sizeof(pc), "%s/%d", p->initiator_ip,
+				 p->prefix_len);
+			if (sp_topo_parse_cidr(pc, &mine, &mlen))
+				continue;
+			if (sp_topo_cidr_overlap(mine, mlen, addr, alen))
+				return sp_errf(err, errlen, -EADDRINUSE,
+					     "address clash: path %s wants "
+					     "%s but %s already has %s",
+					     p->label, pc, ifname, cidr);
+		}
+	}
+	return 0;
+}
+
+/* Target: IQN ... Current Portal: IP:PORT,TPGT ... Attached scsi disk sdX */
+int sp_bringup_session_disk(const char *text, const char *iqn,
+			    const char *ip, unsigned int port, char *disk,
+			    size_t len)
+{
+	char want[64], target[256] = "", portal[64] = "";
+	const char *line = text;
+
+	snprintf(want, sizeof(want), "%s:%u", ip, port);
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		char buf[512], word[64];
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		const char *s;
+
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		line = nl ? nl + 1 : NULL;
+		for (s = buf; *s == ' ' || *s == '\t'; s++)
+			;
+		if (sscanf(s, "Target: %255s", target) == 1) {
+			portal[0] = '\0';
+		} else if (sscanf(s, "Current Portal: %63[^,]", portal) == 1) {
+			continue;
+		} else if (sscanf(s, "Attached scsi disk %63s", word) == 1 &&
+			   !strcmp(target, iqn) && !strcmp(portal, want)) {
+			if (strlen(word) >= len)
+				return -ENOSPC;
+			strcpy(disk, word);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void sp_bringup_scsi_ids(const struct sp_state *st, char *id, size_t idlen,
+			 char *sn, size_t snlen)
+{
+	/* tgt keeps at most 36 bytes of either */
+	snprintf(id, idlen, "slowpath-%.20s-%s", st->topology, st->tag);
+	snprintf(sn, snlen, "SP%s", st->tag);
+}
+
+int sp_bringup_bsopts(const struct sp_state_path *p, char *buf, size_t len)
+{
+	return sp_topo_bsopts_of(p->read_ns, p->write_ns, p->jitter_ns,
+				 p->dist, buf, len);
+}
+
+void sp_bringup_ctl_dir(const char *state_dir, const struct sp_state_path *p,
+			char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/ctl-%u", state_dir, p->index);
+}
+
+void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%u", p->target_ip, p->portal_port);
+}
+
+/* ip netns exec NS tc qdisc VERB dev TIF root netem delay D [J [dist]];
+ * verb "del" stops after "root". bufs holds the numbers' text. */
+int sp_bringup_netem_argv(const struct sp_state_path *p, const char *verb,
+			  const char **argv, size_t max, char *bufs,
+			  size_t buflen)
+{
+	const char *fixed[] = { "ip", "netns", "exec", p->netns, "tc",
+				"qdisc", verb, "dev", p->target_if, "root" };
+	size_t n = 0, i;
+
+	if (max < 16 || buflen < 64)
+		return -ENOSPC;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		argv[n++] = fixed[i];
+	if (strcmp(verb, "del")) {
+		/* tc reads "us"; ns precision is not on offer */
+		argv[n++] = "netem";
+		argv[n++] = "delay";
+		snprintf(bufs, 32, "%lldus", (long long)(p->netem_ns / 1000));
+		argv[n++] = bufs;
+		if (p->netem_jitter_ns > 0) {
+			snprintf(bufs + 32, 32, "%lldus",
+				 (long long)(p->netem_jitter_ns / 1000));
+			argv[n++] = bufs + 32;
+			if (p->dist != SP_DIST_UNIFORM) {
+				argv[n++] = "distribution";
+				argv[n++] = sp_dist_names[p->dist];
+			}
+		}
+	}
+	argv[n] = NULL;
+	return 0;
+}

@@ -1,0 +1,600 @@
+/* `slowpath up`: checks first (nothing changes until they pass), then
+ * namespaces, veths and tgtds for every path at once, targets, netem,
+ * discovery and one login per IQN, the disks, the map. Every step is
+ * journaled before it is done; any failure or SIGINT/SIGTERM runs
+ * `down` on what the journal says was begun. */
+#include "harness/bringup/bringup.h"
+
+#include "common/log.h"
+#include "common/units.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile sig_atomic_t sp_bringup_interrupted;
+
+struct up {
+	const struct sp_sys_ops *ops;
+	struct sp_state *st;
+	const char *dir;
+	int fd;
+	char *err;
+	size_t errlen;
+	int64_t t0;
+};
+
+static int failf(struct up *u, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int failf(struct up *u, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(u->err, u->errlen, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static int journal(struct up *u, const char *line)
+{
+	int ret = sp_state_append(u->fd, line);
+
+	return ret ? failf(u, ret, "cannot write the state in %s: %s",
+			   u->dir, strerror(-ret)) : 0;
+}
+
+/* Written before the step is done: what `down` must look for. */
+static int begin(struct up *u, enum sp_step step, struct sp_state_path *p)
+{
+	char line[64];
+
+	if (sp_bringup_interrupted)
+		return failf(u, -EINTR, "interrupted");
+	sp_debug("%.1f s: %s %s", (double)(sp_now_ns() - u->t0) / 1e9,
+		 sp_step_names[step], p ? p->label : "");
+	if (p) {
+		snprintf(line, sizeof(line), "begin %s %u\n",
+			 sp_step_names[step], p->index);
+		p->steps |= 1u << step;
+	} else {
+		snprintf(line, sizeof(line), "begin %s\n",
+			 sp_step_names[step]);
+		u->st->steps |= 1u << step;
+	}
+	return journal(u, line);
+}
+
+static const char *tool_error(struct up *u)
+{
+	const char *e = u->ops->last_error ? u->ops->last_error(u->ops->ctx)
+					   : "";
+
+	return e && *e ? e : "no message";
+}
+
+/* A run whose failure ends `up`: what names the step. */
+#define RUN(u, what, ...) do {						\
+	int r_ = sp_sys_runv((u)->ops, NULL, 0, __VA_ARGS__, NULL);	\
+	if (r_ == -ENOENT)						\
+		return failf(u, -ENOENT, "%s: program not found", what); \
+	if (r_)								\
+		return failf(u, -EIO, "%s failed (exit %d): %s", what,	\
+			     r_, tool_error(u));			\
+} while (0)
+
+static int have_module(struct up *u, const char *mod)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", mod);
+	if (u->ops->exists(u->ops->ctx, path))
+		return 1;
+	return sp_sys_runv(u->ops, NULL, 0, "modprobe", "-q", mod, NULL) == 0;
+}
+
+static void selector_module(enum sp_selector k, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "dm_%s", sp_selector_kernel_name(k));
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '-')
+			buf[i] = '_';
+}
+
+static int wants_netem(const struct sp_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->npaths; i++)
+		if (st->paths[i].netem_ns || st->paths[i].netem_jitter_ns ||
+		    st->paths[i].mech != SP_MECH_BACKEND)
+			return 1;
+	return 0;
+}
+
+/* Everything that can refuse before the system is touched. */
+static int preflight(struct up *u)
+{
+	struct sp_state *st = u->st;
+	/* sd_mod too: without udev (the lab) nothing loads it on demand,
+	 * and the sessions' LUNs would never become disks */
+	const char *mods[8] = { "dm_multipath", "iscsi_tcp", "veth", "sd_mod" };
+	char selmod[64], out[16384], path[256];
+	size_t i, n = 4;
+	int ret, all_netem = 1;
+
+	selector_module(st->sel.kind, selmod, sizeof(selmod));
+	mods[n++] = selmod;
+	if (wants_netem(st))
+		mods[n++] = "sch_netem";
+	for (i = 0; i < n; i++)
+		if (!have_module(u, mods[i]))
+			return failf(u, -ENOENT, "kernel piece missing: module "
+				     "%s is neither loaded nor loadable (in "
+				     "the lab: build/slowpath lab run -- "
+				     "slowpath up ...)", mods[i]);
+	for (i = 0; i < st->npaths; i++)
+		if (st->paths[i].mech != SP_MECH_NETEM)
+			all_netem = 0;
+	snprintf(path, sizeof(path), "%s/bs_delay.so", SP_TGT_BSDIR);
+	/* netem-only paths can do without our store, e.g. to tell its
+	 * problems from the kernel's */
+	if (all_netem && getenv("SLOWPATH_UP_RDWR")) {
+		snprintf(st->bstype, sizeof(st->bstype), "rdwr");
+	} else if (u->ops->exists(u->ops->ctx, path)) {
+		snprintf(st->bstype, sizeof(st->bstype), "delay");
+	} else if (all_netem) {
+		sp_warn("tgt's delay store is not installed (%s); netem-only "
+			"paths use rdwr and 'delay set' only changes netem",
+			path);
+		snprintf(st->bstype, sizeof(st->bstype), "rdwr");
+	} else {
+		return failf(u, -ENOENT, "tgt's delay backing store is not "
+			     "installed (%s missing): run 'make "
+			     "install-backend', or use --mechanism netem",
+			     path);
+	}
+	ret = sp_sys_runv(u->ops, out, sizeof(out), "ip", "-o", "-4", "addr",
+			  "show", NULL);
+	if (ret)
+		return failf(u, ret < 0 ? ret : -EIO, "ip -o -4 addr show "
+			     "failed: %s", tool_error(u));
+	ret = sp_bringup_addr_clash(st, out, u->err, u->errlen);
+	if (ret)
+		return ret;
+	for (i = 0; i < st->npaths; i++) {
+		struct sp_state_path *p = &st->paths[i];
+
+		snprintf(path, sizeof(path), "/run/netns/%s", p->netns);
+		if (u->ops->exists(u->ops->ctx, path))
+			return failf(u, -EEXIST, "namespace %s already exists "
+				     "(slowpath down removes it)", p->netns);
+		snprintf(path, sizeof(path), "%s/socket.%u", SP_TGT_SOCKDIR,
+			 p->ctl_port);
+		if (u->ops->exists(u->ops->ctx, path))
+			return failf(u, -EADDRINUSE, "tgtd control port %u of "
+				     "path %s is taken (%s exists)",
+				     p->ctl_port, p->label, path);
+	}
+	return 0;
+}
+
+static int write_plan(struct up *u)
+{
+	char buf[2048], path[256];
+	size_t i;
+	int ret, created = 0;
+
+	u->st->backing_created = !u->ops->exists(u->ops->ctx,
+						 u->st->backing);
+	ret = sp_state_fmt_header(u->st, buf, sizeof(buf));
+	if (!ret)
+		ret = journal(u, buf);
+	for (i = 0; !ret && i < u->st->npaths; i++) {
+		ret = sp_state_fmt_path(&u->st->paths[i], buf, sizeof(buf));
+		if (!ret)
+			ret = journal(u, buf);
+	}
+	if (!ret) {
+		snprintf(buf, sizeof(buf), "store %s\n", u->st->bstype);
+		ret = journal(u, buf);
+	}
+	if (ret)
+		return ret;
+	ret = begin(u, SP_STEP_BACKING, NULL);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s", u->st->backing);
+	ret = u->ops->make_file(u->ops->ctx, path, u->st->size_bytes,
+				&created);
+	return ret ? failf(u, ret, "cannot create backing file %s: %s", path,
+			   strerror(-ret)) : 0;
+}
+
+/* iscsiadm -m session reads sysfs and answers without iscsid; only
+ * iscsid's abstract control socket says it is there. */
+static int iscsid_answers(struct up *u)
+{
+	static char unix_socks[262144];
+
+	if (u->ops->read_file(u->ops->ctx, "/proc/net/unix", unix_socks,
+			      sizeof(unix_socks)))
+		return 0;
+	return strstr(unix_socks, "@ISCSIADM_ABSTRACT_NAMESPACE") != NULL;
+}
+
+static int ensure_iscsid(struct up *u)
+{
+	const char *argv[] = { "iscsid", "-f", NULL };
+	char log[512], line[64];
+	pid_t pid;
+	int i, ret;
+
+	if (iscsid_answers(u))
+		return 0;
+	ret = begin(u, SP_STEP_ISCSID, NULL);
+	if (ret)
+		return ret;
+	snprintf(log, sizeof(log), "%s/iscsid.log", u->dir);
+	ret = u->ops->spawn(u->ops->ctx, argv, log, &pid);
+	if (ret)
+		return failf(u, ret, "cannot start iscsid: %s", strerror(-ret));
+	u->st->iscsid_pid = pid;
+	snprintf(line, sizeof(line), "pid iscsid 0 %d\n", (int)pid);
+	ret = journal(u, line);
+	for (i = 0; !ret && i < 100; i++) {
+		if (iscsid_answers(u))
+			return 0;
+		u->ops->sleep_ms(u->ops->ctx, 100);
+	}
+	return ret ? ret : failf(u, -ETIMEDOUT, "iscsid did not answer "
+				 "(log: %s)", log);
+}
+
+static int path_net(struct up *u, struct sp_state_path *p)
+{
+	char cidr[40], tcidr[40], what[96];
+	int ret;
+
+	ret = begin(u, SP_STEP_NETNS, p);
+	if (ret)
+		return ret;
+	snprintf(what, sizeof(what), "path %s: ip netns add %s", p->label,
+		 p->netns);
+	RUN(u, what, "ip", "netns", "add", p->netns);
+	ret = begin(u, SP_STEP_VETH, p);
+	if (ret)
+		return ret;
+	snprintf(cidr, sizeof(cidr), "%s/%d", p->initiator_ip, p->prefix_len);
+	snprintf(tcidr, sizeof(tcidr), "%s/%d", p->target_ip, p->prefix_len);
+	snprintf(what, sizeof(what), "path %s: veth %s <-> %s", p->label,
+		 p->host_if, p->target_if);
+	RUN(u, what, "ip", "link", "add", p->host_if, "type", "veth", "peer",
+	    "name", p->target_if, "netns", p->netns);
+	RUN(u, what, "ip", "addr", "add", cidr, "dev", p->host_if);
+	RUN(u, what, "ip", "link", "set", p->host_if, "up");
+	RUN(u, what, "ip", "-n", p->netns, "addr", "add", tcidr, "dev",
+	    p->target_if);
+	RUN(u, what, "ip", "-n", p->netns, "link", "set", p->target_if, "up");
+	RUN(u, what, "ip", "-n", p->netns, "link", "set", "lo", "up");
+	return 0;
+}
+
+static int path_tgtd(struct up *u, struct sp_state_path *p)
+{
+	char port[16], portal[64], log[512], line[64];
+	const char *argv[12];
+	pid_t pid;
+	int ret;
+
+	ret = begin(u, SP_STEP_TGTD, p);
+	if (ret)
+		return ret;
+	snprintf(port, sizeof(port), "%u", p->ctl_port);
+	snprintf(portal, sizeof(portal), "portal=%s:%u", p->target_ip,
+		 p->portal_port);
+	snprintf(log, sizeof(log), "%s/tgtd-%u.log", u->dir, p->index);
+	argv[0] = "ip"; argv[1] = "netns"; argv[2] = "exec";
+	argv[3] = p->netns; argv[4] = "tgtd"; argv[5] = "-f";
+	argv[6] = "-C"; argv[7] = port; argv[8] = "--iscsi";
+	argv[9] = portal; argv[10] = NULL;
+	ret = u->ops->spawn(u->ops->ctx, argv, log, &pid);
+	if (ret)
+		return failf(u, ret, "path %s: cannot start tgtd: %s",
+			     p->label, strerror(-ret));
+	p->tgtd_pid = pid;
+	snprintf(line, sizeof(line), "pid tgtd %u %d\n", p->index, (int)pid);
+	return journal(u, line);
+}
+
+static int tgtd_wait(struct up *u, struct sp_state_path *p, unsigned int s)
+{
+	char port[16], log[512], tail[512] = "";
+	unsigned int i;
+
+	int64_t deadline = sp_now_ns() + (int64_t)s * SP_NSEC_PER_SEC;
+
+	snprintf(port, sizeof(port), "%u", p->ctl_port);
+	for (i = 0; i == 0 || sp_now_ns() < deadline; i++) {
+		if (sp_bringup_interrupted)
+			return failf(u, -EINTR, "interrupted");
+		if (!sp_sys_runv(u->ops, NULL, 0, "tgtadm", "-C", port,
+				 "--op", "show", "--mode", "sys", NULL))
+			return 0;
+		/* tgtd runs ip's pid after exec: gone means it died */
+		if (!u->ops->pid_is(u->ops->ctx, p->tgtd_pid, "tgtd") &&
+		    !u->ops->pid_is(u->ops->ctx, p->tgtd_pid, "ip"))
+			break;
+		u->ops->sleep_ms(u->ops->ctx, 200);
+	}
+	snprintf(log, sizeof(log), "%s/tgtd-%u.log", u->dir, p->index);
+	u->ops->read_file(u->ops->ctx, log, tail, sizeof(tail));
+	return failf(u, -EIO, "path %s: tgtd on control port %u did not come "
+		     "up: %s", p->label, p->ctl_port, tail[0] ? tail : "");
+}
+
+static int path_target(struct up *u, struct sp_state_path *p)
+{
+	char port[16], bsopts[512], params[160], id[64], sn[64], what[64];
+	int ret;
+
+	ret = begin(u, SP_STEP_TARGET, p);
+	if (ret)
+		return ret;
+	snprintf(port, sizeof(port), "%u", p->ctl_port);
+	snprintf(what, sizeof(what), "path %s: tgtadm", p->label);
+	sp_bringup_scsi_ids(u->st, id, sizeof(id), sn, sizeof(sn));
+	snprintf(params, sizeof(params), "scsi_id=%s,scsi_sn=%s", id, sn);
+	if (sp_bringup_bsopts(p, bsopts, sizeof(bsopts)))
+		return failf(u, -ENOSPC, "path %s: bsopts too long", p->label);
+	{
+		/* our own control directory, so down knows where it is */
+		char ctl[256];
+		size_t n = strlen(bsopts);
+
+		sp_bringup_ctl_dir(u->dir, p, ctl, sizeof(ctl));
+		if ((size_t)snprintf(bsopts + n, sizeof(bsopts) - n, ";ctl=%s",
+				     ctl) >= sizeof(bsopts) - n)
+			return failf(u, -ENOSPC, "path %s: bsopts too long",
+				     p->label);
+	}
+	RUN(u, what, "tgtadm", "-C", port, "--lld", "iscsi", "--op", "new",
+	    "--mode", "target", "--tid", "1", "-T", u->st->iqn);
+	if (!strcmp(u->st->bstype, "delay"))
+		RUN(u, what, "tgtadm", "-C", port, "--lld", "iscsi", "--op",
+		    "new", "--mode", "logicalunit", "--tid", "1", "--lun", "1",
+		    "-b", u->st->backing, "--bstype", "delay", "--bsopts",
+		    bsopts);
+	else
+		RUN(u, what, "tgtadm", "-C", port, "--lld", "iscsi", "--op",
+		    "new", "--mode", "logicalunit", "--tid", "1", "--lun", "1",
+		    "-b", u->st->backing);
+	RUN(u, what, "tgtadm", "-C", port, "--lld", "iscsi", "--op", "update",
+	    "--mode", "logicalunit", "--tid", "1", "--lun", "1", "--params",
+	    params);
+	/* the ACL: only this path's initiator address may log in */
+	RUN(u, what, "tgtadm", "-C", port, "--lld", "iscsi", "--op", "bind",
+	    "--mode", "target", "--tid", "1", "-I", p->initiator_ip);
+	if (!p->netem_ns && !p->netem_jitter_ns)
+		return 0;
+	ret = begin(u, SP_STEP_NETEM, p);
+	if (ret)
+		return ret;
+	{
+		const char *argv[24];
+		char bufs[128];
+
+		sp_bringup_netem_argv(p, "replace", argv, 24, bufs,
+				      sizeof(bufs));
+		ret = u->ops->run(u->ops->ctx, argv, NULL, 0);
+		if (ret)
+			return failf(u, -EIO, "path %s: netem on %s failed: %s",
+				     p->label, p->target_if, tool_error(u));
+	}
+	return 0;
+}
+
+static int login_all(struct up *u)
+{
+	char portal[64], what[256];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < u->st->npaths; i++) {
+		struct sp_state_path *p = &u->st->paths[i];
+
+		ret = begin(u, SP_STEP_DISCOVERY, p);
+		if (ret)
+			return ret;
+		sp_bringup_portal(p, portal, sizeof(portal));
+		snprintf(what, sizeof(what), "path %s: iscsiadm discovery at "
+			 "%s", p->label, portal);
+		RUN(u, what, "iscsiadm", "-m", "discovery", "-t", "st", "-p",
+		    portal);
+	}
+	for (i = 0; i < u->st->npaths; i++) {
+		ret = begin(u, SP_STEP_LOGIN, &u->st->paths[i]);
+		if (ret)
+			return ret;
+	}
+	/* one call logs in to every portal of the IQN in parallel */
+	snprintf(what, sizeof(what), "iscsiadm login to %s", u->st->iqn);
+	RUN(u, what, "iscsiadm", "-m", "node", "-T", u->st->iqn, "--login");
+	return 0;
+}
+
+static int find_disks(struct up *u, unsigned int wait_s)
+{
+	static char out[65536];
+	char path[128], dev[32], line[128];
+	unsigned int i, found = 0;
+	size_t k;
+	int ret;
+
+	/* by the clock: each iscsiadm takes seconds in a TCG guest */
+	int64_t deadline = sp_now_ns() + (int64_t)wait_s * SP_NSEC_PER_SEC;
+
+	for (i = 0; found < u->st->npaths &&
+		    (i == 0 || sp_now_ns() < deadline); i++) {
+		if (sp_bringup_interrupted)
+			return failf(u, -EINTR, "interrupted");
+		if (i)
+			u->ops->sleep_ms(u->ops->ctx, 200);
+		if (sp_sys_runv(u->ops, out, sizeof(out), "iscsiadm", "-m",
+				"session", "-P3", NULL))
+			continue;
+		for (k = 0; k < u->st->npaths; k++) {
+			struct sp_state_path *p = &u->st->paths[k];
+
+			if (p->has_disk ||
+			    sp_bringup_session_disk(out, u->st->iqn,
+						    p->target_ip,
+						    p->portal_port, p->disk,
+						    sizeof(p->disk)))
+				continue;
+			snprintf(path, sizeof(path), "/sys/block/%s/dev",
+				 p->disk);
+			if (u->ops->read_file(u->ops->ctx, path, dev,
+					      sizeof(dev)) ||
+			    sscanf(dev, "%u:%u", &p->major, &p->minor) != 2)
+				continue;
+			p->has_disk = 1;
+			found++;
+			snprintf(line, sizeof(line), "disk %u %s %u:%u\n",
+				 p->index, p->disk, p->major, p->minor);
+			ret = journal(u, line);
+			if (ret)
+				return ret;
+		}
+	}
+	if (found < u->st->npaths)
+		return failf(u, -ETIMEDOUT, "only %u of %zu paths' disks "
+			     "appeared within %u s", found, u->st->npaths,
+			     wait_s);
+	return 0;
+}
+
+static int make_map(struct up *u)
+{
+	struct sp_dm_map map;
+	char table[4096], dmerr[SP_DM_ERRLEN], path[128], size[64], line[64];
+	unsigned long long sectors;
+	size_t i;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/size",
+		 u->st->paths[0].disk);
+	if (u->ops->read_file(u->ops->ctx, path, size, sizeof(size)) ||
+	    sscanf(size, "%llu", &sectors) != 1 || !sectors)
+		return failf(u, -EIO, "cannot read the size of %s", path);
+	u->st->sectors = sectors;
+	snprintf(line, sizeof(line), "sectors %llu\n", sectors);
+	ret = journal(u, line);
+	if (ret)
+		return ret;
+	sp_dm_map_init(&map, u->st->sel.kind);
+	map.sel = u->st->sel;
+	map.sectors = sectors;
+	map.npaths = u->st->npaths;
+	for (i = 0; i < map.npaths; i++) {
+		map.paths[i].major = u->st->paths[i].major;
+		map.paths[i].minor = u->st->paths[i].minor;
+		if (map.sel.kind == SP_SEL_ST &&
+		    u->st->paths[i].relative_throughput)
+			map.paths[i].relative_throughput =
+				u->st->paths[i].relative_throughput;
+	}
+	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
+				sizeof(dmerr));
+	if (ret)
+		return failf(u, ret, "map table: %s", dmerr);
+	ret = begin(u, SP_STEP_MAP, NULL);
+	if (ret)
+		return ret;
+	sp_debug("table: %s", table);
+	RUN(u, "dmsetup create", "dmsetup", "create", u->st->map_name, "-u",
+	    u->st->map_uuid, "--noudevsync", "--table", table);
+	sp_sys_runv(u->ops, NULL, 0, "dmsetup", "mknodes", u->st->map_name,
+		    NULL);
+	return 0;
+}
+
+static int do_up(struct up *u, const struct sp_up_opts *o)
+{
+	size_t i;
+	int ret;
+
+	ret = write_plan(u);
+	if (!ret)
+		ret = ensure_iscsid(u);
+	for (i = 0; !ret && i < u->st->npaths; i++) {
+		ret = path_net(u, &u->st->paths[i]);
+		if (!ret)
+			ret = path_tgtd(u, &u->st->paths[i]);
+	}
+	for (i = 0; !ret && i < u->st->npaths; i++) {
+		ret = tgtd_wait(u, &u->st->paths[i], o->tgtd_wait_s);
+		if (!ret)
+			ret = path_target(u, &u->st->paths[i]);
+	}
+	if (!ret)
+		ret = login_all(u);
+	if (!ret)
+		ret = find_disks(u, o->disk_wait_s);
+	if (!ret)
+		ret = make_map(u);
+	if (!ret && sp_bringup_interrupted)
+		ret = failf(u, -EINTR, "interrupted");
+	if (!ret) {
+		u->st->complete = 1;
+		ret = journal(u, "complete\n");
+	}
+	return ret;
+}
+
+int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
+		  const struct sp_up_opts *o, const char *state_dir, char *err,
+		  size_t errlen)
+{
+	static struct sp_state st;
+	struct up u = { .ops = ops, .st = &st, .dir = state_dir, .fd = -1,
+			.err = err, .errlen = errlen, .t0 = sp_now_ns() };
+	char derr[SP_BRINGUP_ERRLEN];
+	int ret;
+	char journal_file[512];
+
+	ret = sp_bringup_plan(topo, o, state_dir, &st, err, errlen);
+	if (ret)
+		return ret;
+	snprintf(journal_file, sizeof(journal_file), "%s/%s", state_dir,
+		 SP_STATE_FILE);
+	if (ops->exists(ops->ctx, journal_file))
+		return failf(&u, -EEXIST, "a topology is already up (%s "
+			     "exists): 'slowpath down' first", journal_file);
+	ret = preflight(&u);
+	if (ret)
+		return ret;
+	ret = sp_state_create(state_dir, &u.fd);
+	if (ret == -EEXIST)
+		return failf(&u, -EEXIST, "a topology is already up (%s/%s "
+			     "exists): 'slowpath down' first", state_dir,
+			     SP_STATE_FILE);
+	if (ret)
+		return failf(&u, ret, "cannot create %s/%s: %s", state_dir,
+			     SP_STATE_FILE, strerror(-ret));
+	ret = do_up(&u, o);
+	close(u.fd);
+	if (!ret)
+		return 0;
+	sp_info("up failed, tearing down what was set up");
+	if (sp_bringup_down(ops, &st, state_dir, derr, sizeof(derr)))
+		sp_err("teardown after the failure was incomplete: %s", derr);
+	return ret;
+}

@@ -1,0 +1,23 @@
+# up/down/status/selector/delay: journal, plan, effects behind sp_sys_ops
+LIB_SRCS += harness/bringup/state.c harness/bringup/bringup_plan.c \
+	    harness/bringup/bringup_sys.c harness/bringup/bringup_up.c \
+	    harness/bringup/bringup_down.c harness/bringup/bringup_status.c \
+	    harness/bringup/bringup_live.c
+UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
+	      tests/unit/harness/bringup/test_bringup.c \
+	      tests/unit/harness/bringup/test_bringup_live.c
+# make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] and
+# topology-down: natively when root and the kernel stack are here (the
+# lab guest counts), otherwise they say how to run them in the lab.
+TOPOLOGIES_UP := topology-equal3 topology-skew4 topology-u10
+.PHONY: $(TOPOLOGIES_UP) topology-down
+$(TOPOLOGIES_UP) topology-down: $(SLOWPATH)
+	@if ! $(SLOWPATH) doctor --quiet --native; then \
+		echo "$@: no root or no kernel stack (SCSI, dm-multipath, netem) here;" \
+		     "'$(SLOWPATH) doctor' says what is missing." >&2; \
+		echo "Run it in the lab: $(SLOWPATH) lab run -- make $@ [more commands]," \
+		     "or inside '$(SLOWPATH) lab shell'." >&2; \
+		exit 2; \
+	fi
+	@if [ $@ = topology-down ]; then $(SLOWPATH) down; \
+	else $(SLOWPATH) up $(@:topology-%=%) $(UP_ARGS) && $(SLOWPATH) status; fi

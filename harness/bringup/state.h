@@ -1,0 +1,126 @@
+/* The record of what `slowpath up` set up, kept under /run/slowpath as
+ * an append-only journal: every step is written BEFORE it is done, so
+ * `down` can undo a crashed or SIGKILLed `up` exactly. Replaying the
+ * journal (sp_state_parse) gives the current picture; later lines win,
+ * which is how `delay set` and `selector set` record their changes.
+ *
+ *   slowpath-state 1
+ *   topology NAME FILE
+ *   tag TAG
+ *   iqn IQN
+ *   map NAME UUID
+ *   backing PATH created|existing BYTES
+ *   selector st|hst|ql|rr BASE_WEIGHT THRESHOLD_MULTIPLIER
+ *   path N k=v ...          (the plan for path N, see sp_state_path)
+ *   begin STEP [N]          (STEP is about to be done, for path N)
+ *   pid tgtd N PID | pid iscsid 0 PID
+ *   disk N sdX MAJ:MIN
+ *   delay N READ_NS WRITE_NS JITTER_NS NETEM_NS NETEM_JITTER_NS
+ *   store delay|rdwr        (the tgt backing store type)
+ *   sectors N
+ *   complete
+ */
+#ifndef SP_STATE_H
+#define SP_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dm/dm_table.h"
+#include "topologies/topo.h"
+
+#define SP_STATE_DIR "/run/slowpath"
+#define SP_STATE_FILE "state"
+#define SP_STATE_ERRLEN 512
+#define SP_STATE_VERSION 1
+
+/* Everything `up` makes carries one of these, so `down` can find it by
+ * name even when the journal is gone. */
+#define SP_UP_NETNS_PREFIX "slowpath-up-"
+#define SP_UP_IF_PREFIX "spu"
+#define SP_UP_IQN_PREFIX "iqn.2026-11.org.slowpath:up-"
+#define SP_UP_UUID_PREFIX "slowpath-"
+
+enum sp_step {
+	SP_STEP_BACKING,	/* global */
+	SP_STEP_ISCSID,		/* global: we started iscsid */
+	SP_STEP_NETNS,
+	SP_STEP_VETH,
+	SP_STEP_TGTD,
+	SP_STEP_TARGET,
+	SP_STEP_NETEM,
+	SP_STEP_DISCOVERY,
+	SP_STEP_LOGIN,
+	SP_STEP_MAP,		/* global */
+	SP_STEP_COUNT,
+};
+
+extern const char *const sp_step_names[];	/* NULL-terminated */
+
+struct sp_state_path {
+	unsigned int index;		/* 1-based */
+	char label[32];
+	char netns[48], host_if[16], target_if[16];
+	char initiator_ip[16], target_ip[16];
+	int prefix_len;
+	unsigned int portal_port, ctl_port;
+	enum sp_mech mech;
+	enum sp_dist dist;
+	int64_t read_ns, write_ns, jitter_ns;		/* store's share */
+	int64_t netem_ns, netem_jitter_ns;		/* wire's share */
+	unsigned int relative_throughput;
+	unsigned int steps;		/* 1 << enum sp_step, begun */
+	pid_t tgtd_pid;
+	char disk[32];
+	unsigned int major, minor;
+	int has_disk;
+};
+
+struct sp_state {
+	int version;
+	char topology[64], topo_file[256], tag[16], iqn[160];
+	char map_name[128], map_uuid[128];
+	char backing[256];
+	int backing_created;
+	char bstype[16];
+	uint64_t size_bytes, sectors;
+	struct sp_dm_selector sel;
+	unsigned int steps;		/* global steps begun */
+	pid_t iscsid_pid;
+	int complete;
+	size_t npaths;
+	struct sp_state_path paths[SP_TOPO_MAX_PATHS];
+};
+
+void sp_state_init(struct sp_state *st);
+
+/* Replays a journal. A last line without its newline (a crash while
+ * writing it) is ignored. 0, or -EINVAL with err "LINE: message". */
+int sp_state_parse(const char *text, struct sp_state *st, char *err,
+		   size_t errlen);
+
+/* One journal line each; buf gets the text with its newline.
+ * -ENOSPC when it does not fit, -EINVAL for a value with whitespace. */
+int sp_state_fmt_header(const struct sp_state *st, char *buf, size_t len);
+int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len);
+int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len);
+int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
+			  size_t len);
+
+struct sp_state_path *sp_state_find_path(struct sp_state *st,
+					 const char *index_or_label);
+
+/* Files. dir NULL means SP_STATE_DIR ($SLOWPATH_STATE_DIR overrides it,
+ * for tests). */
+const char *sp_state_dir(void);
+/* Creates the journal; -EEXIST when one is there (a topology is up). */
+int sp_state_create(const char *dir, int *fd);
+int sp_state_open_append(const char *dir, int *fd);
+/* One line in one write(2), synced, so it survives a crash of `up`. */
+int sp_state_append(int fd, const char *line);
+int sp_state_load(const char *dir, struct sp_state *st, char *err,
+		  size_t errlen);
+int sp_state_remove(const char *dir);
+
+#endif

@@ -1,0 +1,388 @@
+/* slowpath up|down|status|selector|delay: the thin CLI over
+ * harness/bringup/bringup.h. Errors are one line through the log hook. */
+#include "common/exitcodes.h"
+#include "common/log.h"
+#include "common/opttab.h"
+#include "common/units.h"
+#include "harness/bringup/bringup.h"
+#include "harness/bringup/bringup_status.h"
+#include "harness/cli/commands.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const sel_choices[] = { "topology", "st", "hst", "ql",
+					   "rr", NULL };
+static const char *const mech_choices[] = { "topology", "backend", "netem",
+					    "both", NULL };
+
+struct up_cli {
+	int selector, mechanism;
+	int64_t unit_ns, base_weight, threshold_multiplier;
+	int64_t tgtd_wait_s, disk_wait_s;
+};
+
+#define U(f) offsetof(struct up_cli, f)
+static const struct sp_opt up_table[] = {
+	{ .name = "selector", .type = SP_OPT_ENUM, .offset = U(selector),
+	  .choices = sel_choices, .def = "topology",
+	  .help = "path selector of the map (st|hst|ql|rr)" },
+	{ .name = "mechanism", .type = SP_OPT_ENUM, .offset = U(mechanism),
+	  .choices = mech_choices, .def = "topology",
+	  .help = "how every path is delayed (backend|netem|both)" },
+	{ .name = "unit", .type = SP_OPT_DURATION, .offset = U(unit_ns),
+	  .def = "0", .help = "delay unit (0: the topology's; its lab_unit "
+	  "in the lab)" },
+	{ .name = "base_weight", .type = SP_OPT_INT, .offset = U(base_weight),
+	  .def = "-1", .min = -1, .max = 1023,
+	  .help = "HST: history weight, 0..1023 (-1: kernel default)" },
+	{ .name = "threshold_multiplier", .type = SP_OPT_INT,
+	  .offset = U(threshold_multiplier), .def = "-1", .min = -1,
+	  .max = 4294967295.0, .help = "HST: threshold multiplier" },
+	{ .name = "tgtd-wait", .type = SP_OPT_INT, .offset = U(tgtd_wait_s),
+	  .def = "60", .min = 1, .max = 3600,
+	  .help = "seconds to wait for each tgtd" },
+	{ .name = "disk-wait", .type = SP_OPT_INT, .offset = U(disk_wait_s),
+	  .def = "120", .min = 1, .max = 3600,
+	  .help = "seconds to wait for the disks after login" },
+	SP_OPT_END,
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	sp_bringup_interrupted = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int exit_code(int ret)
+{
+	if (ret == -EEXIST || ret == -EADDRINUSE)
+		return SP_EXIT_USAGE;
+	if (ret == -EINTR)
+		return SP_EXIT_RUNTIME;
+	return sp_exit_from_errno(ret);
+}
+
+static void random_tag(char *tag, size_t len)
+{
+	unsigned int r = (unsigned int)time(NULL) ^ (unsigned int)getpid();
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+			r ^= (unsigned int)clock();
+		close(fd);
+	}
+	snprintf(tag, len, "%04x", r & 0xffff);
+}
+
+static void up_usage(FILE *out)
+{
+	char help[2048];
+
+	sp_opt_help(up_table, help, sizeof(help));
+	fprintf(out, "usage: slowpath up TOPOLOGY [--selector st|hst|ql|rr] "
+		"[--mechanism backend|netem|both] [--unit T]\n"
+		"Sets the topology up: a namespace, veth pair and tgtd per "
+		"path, iSCSI sessions,\nand one dm-multipath map. State goes "
+		"to %s; 'slowpath down' undoes it.\noptions:\n%s",
+		sp_state_dir(), help);
+}
+
+/* Loads the journal; 1 when there is none. */
+static int load_state(struct sp_state *st)
+{
+	char err[SP_STATE_ERRLEN];
+	int ret = sp_state_load(NULL, st, err, sizeof(err));
+
+	if (ret == -ENOENT)
+		return 1;
+	if (ret) {
+		if (ret == -EINVAL)
+			sp_err("%s", err);
+		else
+			sp_err("cannot read %s/%s: %s", sp_state_dir(),
+			       SP_STATE_FILE, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int cmd_up(int argc, char **argv)
+{
+	static struct sp_topo topo;
+	static struct sp_state existing;
+	struct up_cli cli;
+	struct sp_up_opts o;
+	char err[SP_BRINGUP_ERRLEN];
+	int next, ret;
+	int64_t t0;
+
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		up_usage(stdout);
+		return SP_EXIT_OK;
+	}
+	sp_opt_set_defaults(up_table, &cli);
+	if (argc < 2 || argv[1][0] == '-') {
+		up_usage(stderr);
+		return SP_EXIT_USAGE;
+	}
+	ret = sp_opt_parse_argv(up_table, &cli, argc, argv, 2, &next, err,
+				sizeof(err));
+	if (ret || next != argc) {
+		if (ret)
+			sp_err("up: %s", err);
+		else
+			sp_err("up: unexpected argument '%s'", argv[next]);
+		return SP_EXIT_USAGE;
+	}
+	ret = sp_topo_load(argv[1], &topo, err, sizeof(err));
+	if (ret) {
+		sp_err("%s", err);
+		return sp_exit_from_errno(ret) == SP_EXIT_ENV ? SP_EXIT_USAGE
+							      : exit_code(ret);
+	}
+	if (geteuid() != 0) {
+		sp_err("up: needs root (namespaces, tgtd, iSCSI, device-mapper)");
+		return SP_EXIT_ENV;
+	}
+	ret = load_state(&existing);
+	if (ret < 0)
+		return SP_EXIT_RUNTIME;
+	if (ret == 0) {
+		sp_err("topology %s is already up (tag %s): 'slowpath down' "
+		       "first", existing.topology, existing.tag);
+		return SP_EXIT_USAGE;
+	}
+	memset(&o, 0, sizeof(o));
+	if (cli.selector > 0) {
+		o.has_selector = 1;
+		sp_dm_selector_init(&o.sel, (enum sp_selector)(cli.selector - 1));
+		o.sel.base_weight = cli.base_weight;
+		o.sel.threshold_multiplier = cli.threshold_multiplier;
+	}
+	if (cli.mechanism > 0) {
+		o.has_mech = 1;
+		o.mech = (enum sp_mech)(cli.mechanism - 1);
+	}
+	o.unit_ns = cli.unit_ns;
+	if (!o.unit_ns && getenv("SLOWPATH_IN_LAB") && topo.lab_unit_ns > 0)
+		o.unit_ns = topo.lab_unit_ns;
+	o.tgtd_wait_s = (unsigned int)cli.tgtd_wait_s;
+	o.disk_wait_s = (unsigned int)cli.disk_wait_s;
+	random_tag(o.tag, sizeof(o.tag));
+	catch_signals();
+	t0 = sp_now_ns();
+	ret = sp_bringup_up(&sp_sys_real, &topo, &o, sp_state_dir(), err,
+			    sizeof(err));
+	if (ret) {
+		sp_err("up %s: %s", topo.name, err);
+		return exit_code(ret);
+	}
+	sp_info("%s is up in %.1f s: /dev/mapper/%s ('slowpath status')",
+		topo.name, (double)(sp_now_ns() - t0) / 1e9, topo.map_name);
+	printf("/dev/mapper/%s\n", topo.map_name);
+	return SP_EXIT_OK;
+}
+
+int cmd_down(int argc, char **argv)
+{
+	static struct sp_state st;
+	char err[SP_BRINGUP_ERRLEN];
+	int ret, none;
+	int64_t t0 = sp_now_ns();
+
+	if (argc > 1) {
+		if (strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
+			sp_err("down: takes no arguments ('%s')", argv[1]);
+			return SP_EXIT_USAGE;
+		}
+		printf("usage: slowpath down\nRemoves everything 'slowpath up' "
+		       "made, also after a crash; safe to repeat.\n");
+		return SP_EXIT_OK;
+	}
+	if (geteuid() != 0) {
+		sp_err("slowpath down needs root");
+		return SP_EXIT_ENV;
+	}
+	none = load_state(&st);
+	if (none < 0)
+		sp_warn("the state is unreadable; sweeping by name only");
+	signal(SIGINT, SIG_IGN);	/* half a teardown helps nobody */
+	ret = sp_bringup_down(&sp_sys_real, none ? NULL : &st, sp_state_dir(),
+			      err, sizeof(err));
+	if (ret) {
+		sp_err("down: %s", err);
+		return exit_code(ret);
+	}
+	sp_info("down in %.1f s%s", (double)(sp_now_ns() - t0) / 1e9,
+		none ? " (nothing was recorded as up)" : "");
+	return SP_EXIT_OK;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	static struct sp_state st;
+	static struct sp_status s;
+	static char out[16384];
+	int ret;
+
+	(void)argv;
+	if (argc > 1) {
+		printf("usage: slowpath status\nThe topology that is up, in "
+		       "the shape of multipath -ll.\n");
+		return strcmp(argv[1], "--help") ? SP_EXIT_USAGE : SP_EXIT_OK;
+	}
+	ret = load_state(&st);
+	if (ret < 0)
+		return SP_EXIT_RUNTIME;
+	if (ret) {
+		printf("no topology is up\n");
+		return SP_EXIT_OK;
+	}
+	sp_status_gather(&sp_sys_real, &st, &s);
+	if (sp_status_render(&s, out, sizeof(out)))
+		return SP_EXIT_RUNTIME;
+	fputs(out, stdout);
+	return SP_EXIT_OK;
+}
+
+struct sel_cli {
+	int64_t base_weight, threshold_multiplier;
+};
+
+static const struct sp_opt sel_table[] = {
+	{ .name = "base_weight", .type = SP_OPT_INT,
+	  .offset = offsetof(struct sel_cli, base_weight), .def = "-1",
+	  .min = -1, .max = 1023,
+	  .help = "HST: history weight, 0..1023 (-1: kernel default)" },
+	{ .name = "threshold_multiplier", .type = SP_OPT_INT,
+	  .offset = offsetof(struct sel_cli, threshold_multiplier),
+	  .def = "-1", .min = -1, .max = 4294967295.0,
+	  .help = "HST: threshold multiplier (-1: kernel default)" },
+	SP_OPT_END,
+};
+
+int cmd_selector(int argc, char **argv)
+{
+	static struct sp_state st;
+	struct sp_dm_selector sel;
+	enum sp_selector kind;
+	struct sel_cli cli;
+	char err[SP_BRINGUP_ERRLEN], help[512];
+	int i, ret;
+
+	if (argc < 3 || strcmp(argv[1], "set")) {
+		sp_opt_help(sel_table, help, sizeof(help));
+		fprintf(argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
+			"usage: slowpath selector set st|hst|ql|rr "
+			"[base_weight=N] [threshold_multiplier=N]\n"
+			"Reloads the map's table with the same paths.\n%s",
+			help);
+		return argc >= 2 && !strcmp(argv[1], "--help") ? SP_EXIT_OK
+							      : SP_EXIT_USAGE;
+	}
+	if (sp_selector_parse(argv[2], &kind)) {
+		sp_err("selector: '%s' is not st, hst, ql or rr", argv[2]);
+		return SP_EXIT_USAGE;
+	}
+	sp_opt_set_defaults(sel_table, &cli);
+	for (i = 3; i < argc; i++) {
+		char kv[256];
+		const char *a = argv[i];
+
+		while (*a == '-')
+			a++;
+		snprintf(kv, sizeof(kv), "%s", a);
+		if (sp_opt_parse_kv(sel_table, &cli, kv, ';', err, sizeof(err))) {
+			sp_err("selector: %s", err);
+			return SP_EXIT_USAGE;
+		}
+	}
+	if (kind != SP_SEL_HST && (cli.base_weight >= 0 ||
+				   cli.threshold_multiplier >= 0)) {
+		sp_err("selector: base_weight and threshold_multiplier are "
+		       "historical-service-time's only");
+		return SP_EXIT_USAGE;
+	}
+	sp_dm_selector_init(&sel, kind);
+	sel.base_weight = cli.base_weight;
+	sel.threshold_multiplier = cli.threshold_multiplier;
+	ret = load_state(&st);
+	if (ret) {
+		if (ret > 0)
+			sp_err("selector: no topology is up");
+		return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
+	}
+	ret = sp_bringup_selector_set(&sp_sys_real, &st, &sel, sp_state_dir(),
+				      err, sizeof(err));
+	if (ret) {
+		sp_err("selector: %s", err);
+		return exit_code(ret);
+	}
+	return SP_EXIT_OK;
+}
+
+int cmd_delay(int argc, char **argv)
+{
+	static struct sp_state st;
+	struct sp_state_path *p;
+	char err[SP_BRINGUP_ERRLEN];
+	int64_t rd, wr = -1;
+	int ret;
+
+	if (argc < 4 || argc > 5 || strcmp(argv[1], "set")) {
+		int help = argc >= 2 && !strcmp(argv[1], "--help");
+
+		fprintf(help ? stdout : stderr,
+			"usage: slowpath delay set PATH DELAY [WRITE_DELAY]\n"
+			"PATH is a path's number, label or disk (sdb); DELAY "
+			"is the path's whole delay\n(e.g. 5ms), split between "
+			"store and wire as its mechanism says.\n");
+		return help ? SP_EXIT_OK : SP_EXIT_USAGE;
+	}
+	if (sp_parse_duration_ns(argv[3], &rd) ||
+	    (argc == 5 && sp_parse_duration_ns(argv[4], &wr))) {
+		sp_err("delay: '%s' is not a duration (e.g. 500us, 5ms)",
+		       argc == 5 && sp_parse_duration_ns(argv[4], &wr) ? argv[4]
+								     : argv[3]);
+		return SP_EXIT_USAGE;
+	}
+	ret = load_state(&st);
+	if (ret) {
+		if (ret > 0)
+			sp_err("delay: no topology is up");
+		return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
+	}
+	p = sp_state_find_path(&st, argv[2]);
+	if (!p) {
+		sp_err("delay: topology %s has no path '%s'", st.topology,
+		       argv[2]);
+		return SP_EXIT_USAGE;
+	}
+	ret = sp_bringup_delay_set(&sp_sys_real, &st, p, rd, wr,
+				   sp_state_dir(), err, sizeof(err));
+	if (ret) {
+		sp_err("delay: %s", err);
+		return exit_code(ret);
+	}
+	return SP_EXIT_OK;
+}

@@ -1,0 +1,21 @@
+#include "harness/cli/commands.h"
+
+#include <stddef.h>
+
+const struct sp_command sp_commands[] = {
+	{ "probe", cmd_probe, "measure an iSCSI LUN from userspace (libiscsi)" },
+	{ "lab", cmd_lab, "run a command or a shell in the lab VM" },
+	{ "doctor", cmd_doctor, "list which kernel pieces and programs are here" },
+	{ "reference", cmd_reference, "the published 2020 HST vs ST numbers and the unit fit" },
+	{ "reproduce", cmd_reproduce, "run the 2020 HST vs ST experiment again and score it" },
+	{ "topo", cmd_topo, "check, show and list path topologies" },
+	{ "netem", cmd_netem, "set, show or clear netem delay on an interface" },
+	{ "report", cmd_report, "render a saved run again: tables, ST vs HST, plots" },
+	{ "run", cmd_run, "fio matrices on the topology that is up, ST vs HST" },
+	{ "up", cmd_up, "set a topology up: netns, tgtd, iSCSI, multipath map" },
+	{ "down", cmd_down, "tear down what up made (also after a crash)" },
+	{ "status", cmd_status, "the topology that is up, multipath -ll style" },
+	{ "selector", cmd_selector, "switch the running map's path selector" },
+	{ "delay", cmd_delay, "change one running path's delay" },
+	{ NULL, NULL, NULL },
+};

@@ -1,0 +1,387 @@
+/* slowpath lab run|shell: boots the lab VM prepared by `make lab` (qemu
+ * under TCG, the host's root over 9p) and runs one command in it as root,
+ * in the same working directory, streaming its stdout and stderr and
+ * returning its exit status; or gives an interactive root shell. */
+#include "common/exitcodes.h"
+#include "common/log.h"
+#include "common/opttab.h"
+#include "harness/cli/commands.h"
+#include "lab/lab_proc.h"
+#include "lab/lab_vm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define QEMU "qemu-system-x86_64"
+
+struct lab_opts {
+	int64_t cpus;
+	uint64_t mem;
+	int64_t timeout;
+	const char *keep;
+	int help;
+};
+
+static const struct sp_opt lab_opttab[] = {
+	{ .name = "cpus", .type = SP_OPT_INT,
+	  .offset = offsetof(struct lab_opts, cpus), .def = "2",
+	  .help = "virtual CPUs (TCG threads)", .min = 1, .max = 64 },
+	{ .name = "mem", .type = SP_OPT_SIZE,
+	  .offset = offsetof(struct lab_opts, mem), .def = "2G",
+	  .help = "guest memory; its tmpfs overlay holds every write" },
+	{ .name = "timeout", .type = SP_OPT_INT,
+	  .offset = offsetof(struct lab_opts, timeout), .def = "0",
+	  .help = "seconds before the VM is killed (exit 3); 0: never",
+	  .min = 0, .max = 7 * 86400 },
+	{ .name = "keep", .type = SP_OPT_STR,
+	  .offset = offsetof(struct lab_opts, keep),
+	  .help = "a host folder (created) the guest writes to at the same path" },
+	{ .name = "help", .type = SP_OPT_BOOL,
+	  .offset = offsetof(struct lab_opts, help),
+	  .help = "show this help" },
+	SP_OPT_END,
+};
+
+/* Paths of one prepared lab, all absolute. */
+struct lab_paths {
+	char lab[PATH_MAX + 8];	/* $BUILD/lab */
+	char dir[PATH_MAX];	/* $BUILD/lab/<kernel version> */
+	char kernel[PATH_MAX + 16];
+	char initrd[PATH_MAX + 16];
+	char root[PATH_MAX + 16];
+	char guest_init[PATH_MAX + 16];
+	char qemu[PATH_MAX];
+};
+
+static void usage(FILE *out)
+{
+	char help[1024];
+
+	sp_opt_help(lab_opttab, help, sizeof(help));
+	fprintf(out,
+		"usage: slowpath lab run [OPTIONS] -- CMD [ARG...]\n"
+		"       slowpath lab shell [OPTIONS]\n\n"
+		"Boots the lab VM that `make lab` prepared (qemu, TCG, Debian's\n"
+		"kernel, this machine's root read-only over 9p under a RAM overlay)\n"
+		"and runs CMD as root in the current directory, or a root shell.\n"
+		"Passed to the guest: SLOWPATH_*, BUILD, RESULTS,\n"
+		"CMOCKA_MESSAGE_OUTPUT, LANG, LC_ALL, TZ and the names listed in\n"
+		"SLOWPATH_LAB_ENV; the guest sets SLOWPATH_IN_LAB=1, PATH, HOME.\n"
+		"Exit status: CMD's; 2 lab not prepared or qemu missing; 3 the VM\n"
+		"failed or timed out (console logs: build/lab/logs).\n\n"
+		"options:\n%s", help);
+}
+
+static int find_program(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	const char *p, *end;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p)
+			continue;
+		snprintf(out, len, "%.*s/%s", (int)(end - p), p, name);
+		if (!access(out, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* $SLOWPATH_LAB_DIR, else the lab next to this binary ($BUILD/slowpath
+ * -> $BUILD/lab), so `make BUILD=...` trees keep their own lab. */
+static int find_lab(struct lab_paths *lp)
+{
+	const char *env = getenv("SLOWPATH_LAB_DIR");
+	char exe[PATH_MAX], cur[PATH_MAX + 32];
+	const char *need[] = { lp->kernel, lp->initrd, lp->guest_init, lp->root };
+	ssize_t n;
+	size_t i;
+
+	if (env && *env) {
+		snprintf(lp->lab, sizeof(lp->lab), "%s", env);
+	} else {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n < 0)
+			return -errno;
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		snprintf(lp->lab, sizeof(lp->lab), "%s/lab", exe);
+	}
+	snprintf(cur, sizeof(cur), "%s/current", lp->lab);
+	if (!realpath(cur, lp->dir)) {
+		sp_err("lab: no prepared lab at %s; run make lab", cur);
+		return -ENOENT;
+	}
+	snprintf(lp->kernel, sizeof(lp->kernel), "%s/vmlinuz", lp->dir);
+	snprintf(lp->initrd, sizeof(lp->initrd), "%s/initrd.gz", lp->dir);
+	snprintf(lp->guest_init, sizeof(lp->guest_init), "%s/guest-init", lp->dir);
+	snprintf(lp->root, sizeof(lp->root), "%s/root", lp->dir);
+	snprintf(cur, sizeof(cur), "%s/ready", lp->dir);
+	if (access(cur, R_OK)) {
+		sp_err("lab: %s is not fully prepared; run make lab", lp->dir);
+		return -ENOENT;
+	}
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (access(need[i], R_OK)) {
+			sp_err("lab: %s is missing; run make lab", need[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/* Turns what the guest left in the exchange share into our exit code. */
+static int guest_verdict(const char *xchg, const char *log, int qemu_status)
+{
+	char *error = sp_lab_read_small(xchg, "error");
+	char *status = sp_lab_read_small(xchg, "status");
+	int code, ret;
+
+	if (error) {
+		sp_err("lab: %s (console log: %s)", error, log);
+		ret = SP_EXIT_RUNTIME;
+	} else if (status && !sp_lab_parse_status(status, &code)) {
+		ret = code;
+	} else {
+		sp_err("lab: the VM stopped without the command's exit status "
+		       "(qemu %s %d; console log: %s)",
+		       WIFEXITED(qemu_status) ? "exit" : "signal",
+		       WIFEXITED(qemu_status) ? WEXITSTATUS(qemu_status) :
+						WTERMSIG(qemu_status), log);
+		ret = SP_EXIT_RUNTIME;
+	}
+	free(error);
+	free(status);
+	return ret;
+}
+
+/* --keep DIR: created on the host, then named absolutely, since the
+ * guest mounts it at the same path. */
+static int resolve_keep(const char *dir, char *abs, size_t len)
+{
+	char path[PATH_MAX], *slash;
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(path)) {
+		sp_err("lab: bad --keep '%s'", dir);
+		return -EINVAL;
+	}
+	memcpy(path, dir, n + 1);
+	for (slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		sp_err("lab: --keep %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (!realpath(path, abs) || strlen(abs) >= len) {
+		sp_err("lab: --keep %s: %s", dir, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int prepare_xchg(const struct lab_paths *lp, enum sp_lab_mode mode,
+			char **cmd, const char *keep, char *xchg, size_t len)
+{
+	char cwd[PATH_MAX], *job = NULL, *config = NULL;
+	int ret;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	snprintf(xchg, len, "%s/run", lp->lab);
+	mkdir(xchg, 0700);
+	sp_lab_prune_dead_xchg(xchg);
+	snprintf(xchg, len, "%s/run/%d-XXXXXX", lp->lab, (int)getpid());
+	if (!mkdtemp(xchg))
+		return -errno;
+	ret = sp_lab_job_script(mode, cwd, cmd, environ,
+				getenv("SLOWPATH_LAB_ENV"), &job);
+	if (!ret)
+		ret = sp_lab_config(mode, lp->root, lp->guest_init, cwd,
+				    getenv("TERM"), keep, &config);
+	if (!ret)
+		ret = sp_lab_write_file(xchg, "job.sh", job);
+	if (!ret)
+		ret = sp_lab_write_file(xchg, "config", config);
+	free(job);
+	free(config);
+	return ret;
+}
+
+static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
+		  char **cmd)
+{
+	struct lab_paths lp;
+	struct sp_strv argv = { 0 };
+	struct sp_lab_vm vm = { 0 };
+	char xchg[PATH_MAX + 32], log[PATH_MAX + 96], stamp[32], keep[PATH_MAX];
+	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
+	int ret, status = 0, code;
+	time_t t = time(NULL);
+	pid_t pid = -1;
+
+	if (find_lab(&lp))
+		return SP_EXIT_ENV;
+	if (find_program(QEMU, lp.qemu, sizeof(lp.qemu))) {
+		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)", QEMU);
+		return SP_EXIT_ENV;
+	}
+	if (geteuid() != 0) {
+		sp_err("lab: needs root: qemu shares / into the guest and must read "
+		       "root-only files such as /etc/iscsi/initiatorname.iscsi");
+		return SP_EXIT_ENV;
+	}
+	xchg[0] = '\0';
+	if (o->keep && resolve_keep(o->keep, keep, sizeof(keep))) {
+		code = SP_EXIT_USAGE;
+		goto out;
+	}
+	ret = prepare_xchg(&lp, mode, cmd, o->keep ? keep : NULL, xchg,
+			   sizeof(xchg));
+	if (ret) {
+		sp_err("lab: cannot write the job into %s: %s", xchg, strerror(-ret));
+		code = SP_EXIT_RUNTIME;
+		goto out;
+	}
+	snprintf(log, sizeof(log), "%s/logs", lp.lab);
+	mkdir(log, 0755);
+	sp_lab_prune_logs(log);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
+	snprintf(log, sizeof(log), "%s/logs/%s-%d.log", lp.lab, stamp, (int)getpid());
+
+	vm.mode = mode;
+	vm.qemu = lp.qemu;
+	vm.kernel = lp.kernel;
+	vm.initrd = lp.initrd;
+	vm.xchg_dir = xchg;
+	vm.keep_dir = o->keep ? keep : NULL;
+	vm.console_log = log;
+	vm.cpus = o->cpus;
+	vm.mem_bytes = o->mem;
+	vm.out_fd = 3;
+	vm.err_fd = 4;
+	if (sp_lab_qemu_argv(&vm, &argv)) {
+		sp_err("lab: --mem %llu is too small (at least 64M)",
+		       (unsigned long long)o->mem);
+		code = SP_EXIT_USAGE;
+		goto out;
+	}
+	if (mode == SP_LAB_RUN && (pipe2(out_p, O_CLOEXEC) || pipe2(err_p, O_CLOEXEC))) {
+		sp_err("lab: pipe: %s", strerror(errno));
+		code = SP_EXIT_RUNTIME;
+		goto out;
+	}
+	sp_lab_install_handlers(mode == SP_LAB_SHELL);
+	sp_debug("lab: %s, %lld vCPUs, console log %s", lp.dir,
+		 (long long)o->cpus, log);
+	ret = sp_lab_start_qemu(&argv, out_p[1], err_p[1], mode, &pid);
+	if (ret) {
+		sp_err("lab: cannot start %s: %s", QEMU, strerror(-ret));
+		code = SP_EXIT_RUNTIME;
+		goto out;
+	}
+	if (mode == SP_LAB_RUN) {
+		close(out_p[1]);
+		close(err_p[1]);
+		out_p[1] = err_p[1] = -1;
+		ret = sp_lab_relay(out_p[0], err_p[0], o->timeout);
+	} else {
+		sp_info("lab: root shell in the guest; exit powers it off, Ctrl-A x kills it");
+		ret = 0;
+		while (waitpid(pid, &status, 0) < 0) {
+			if (errno != EINTR)
+				break;
+			if (sp_lab_signal() && sp_lab_signal() != SIGINT) {
+				ret = -EINTR;
+				break;
+			}
+		}
+		if (!ret)
+			pid = -1;
+	}
+	if (ret == -ETIMEDOUT) {
+		sp_err("lab: the command did not finish within %lld s; killed the VM "
+		       "(console log: %s)", (long long)o->timeout, log);
+		code = SP_EXIT_RUNTIME;
+	} else if (ret) {
+		if (ret == -EINTR)
+			sp_err("lab: stopped by signal %d (%s); killed the VM",
+			       (int)sp_lab_signal(), strsignal(sp_lab_signal()));
+		else
+			sp_err("lab: %s; killed the VM", strerror(-ret));
+		code = SP_EXIT_RUNTIME;
+	} else {
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+		pid = -1;
+		code = guest_verdict(xchg, log, status);
+	}
+out:
+	if (pid > 0)
+		sp_lab_kill_vm(pid);
+	if (out_p[0] >= 0) close(out_p[0]);
+	if (out_p[1] >= 0) close(out_p[1]);
+	if (err_p[0] >= 0) close(err_p[0]);
+	if (err_p[1] >= 0) close(err_p[1]);
+	if (xchg[0] && strstr(xchg, "/run/") && !strstr(xchg, "XXXXXX"))
+		sp_lab_remove_tree(xchg);
+	sp_strv_free(&argv);
+	return code;
+}
+
+int cmd_lab(int argc, char **argv)
+{
+	struct lab_opts o = { 0 };
+	char err[SP_OPT_ERRLEN];
+	enum sp_lab_mode mode;
+	int next = 2, ret;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? SP_EXIT_USAGE : SP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "run")) {
+		mode = SP_LAB_RUN;
+	} else if (!strcmp(argv[1], "shell")) {
+		mode = SP_LAB_SHELL;
+	} else {
+		sp_err("lab: unknown action '%s' (run or shell)", argv[1]);
+		return SP_EXIT_USAGE;
+	}
+	sp_opt_set_defaults(lab_opttab, &o);
+	ret = sp_opt_parse_argv(lab_opttab, &o, argc, argv, 2, &next, err, sizeof(err));
+	if (ret) {
+		sp_err("lab %s: %s", argv[1], err);
+		return SP_EXIT_USAGE;
+	}
+	if (o.help) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	if (mode == SP_LAB_RUN && next >= argc) {
+		sp_err("lab run: no command given (slowpath lab run [OPTIONS] -- CMD [ARG...])");
+		return SP_EXIT_USAGE;
+	}
+	if (mode == SP_LAB_SHELL && next < argc) {
+		sp_err("lab shell: unexpected argument '%s'", argv[next]);
+		return SP_EXIT_USAGE;
+	}
+	return run_vm(mode, &o, argv + next);
+}

@@ -1,0 +1,544 @@
+/* `slowpath reproduce hst-vs-st-2020`: brings each published topology
+ * up, runs its cases under ST and HST through `slowpath run`, takes it
+ * down, and sets every measured spread beside the published one. The
+ * steps are the same commands a user would type, so a reproduction
+ * exercises exactly what users run. */
+#include "common/exitcodes.h"
+#include "common/log.h"
+#include "common/strbuf.h"
+#include "common/opttab.h"
+#include "common/units.h"
+#include "harness/measure/case_result.h"
+#include "harness/cli/commands.h"
+#include "harness/repro/reference.h"
+#include "harness/report/render_plot.h"
+#include "harness/repro/repro_compare.h"
+#include "harness/repro/repro_plan.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct repro_cli {
+	const char *cases, *out, *unit, *data;
+	int64_t runtime_s;
+	int full, report_only, help;
+};
+
+static const struct sp_opt repro_table[] = {
+	{ .name = "cases", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, cases),
+	  .help = "TOPOLOGY[/RW[+RW]][/QD[+QD]],... of the published points" },
+	{ .name = "full", .type = SP_OPT_BOOL,
+	  .offset = offsetof(struct repro_cli, full),
+	  .help = "the published size: 500M of 4k I/O per run" },
+	{ .name = "runtime", .type = SP_OPT_INT, .def = "10", .min = 1, .max = 3600,
+	  .offset = offsetof(struct repro_cli, runtime_s),
+	  .help = "seconds per run when not --full" },
+	{ .name = "unit", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, unit),
+	  .help = "delay unit; without it one is calibrated first" },
+	{ .name = "out", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, out),
+	  .help = "report, runs and plots (default build/reproduce/<UTC time>)" },
+	{ .name = "data", .type = SP_OPT_STR, .def = SP_REF_DEFAULT_DATA,
+	  .offset = offsetof(struct repro_cli, data),
+	  .help = "the published tables" },
+	{ .name = "report-only", .type = SP_OPT_BOOL,
+	  .offset = offsetof(struct repro_cli, report_only),
+	  .help = "write the report again from the runs already in --out" },
+	{ .name = "help", .type = SP_OPT_BOOL,
+	  .offset = offsetof(struct repro_cli, help) },
+	SP_OPT_END,
+};
+
+static void usage(FILE *out)
+{
+	char help[2048];
+
+	sp_opt_help(repro_table, help, sizeof(help));
+	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020 [options]\n%s", help);
+}
+
+/* snprintf that reports truncation instead of silently cutting a path. */
+static int path_printf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int path_printf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = sp_vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (ret) {
+		sp_err("reproduce: path too long: %s...", buf);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* Runs one slowpath command in this process, as the user would. */
+static int slowpath(int (*cmd)(int, char **), const char *const *words)
+{
+	char *argv[32];
+	int argc = 0;
+
+	while (words[argc] && argc < 31) {
+		argv[argc] = (char *)words[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	fflush(stdout);
+	return cmd(argc, argv);
+}
+
+static int topology_down(void)
+{
+	const char *down[] = { "down", NULL };
+
+	return slowpath(cmd_down, down);
+}
+
+/* Mean per-I/O read service time of every path, ms, from saved cases. */
+static int measured_base_ms(const char *dir, double *base_ms)
+{
+	struct sp_case_result *cases = NULL;
+	uint64_t reads = 0, ticks = 0;
+	size_t n = 0, i, p;
+	int ret;
+
+	ret = sp_case_load_dir(dir, &cases, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		for (p = 0; p < cases[i].n_paths; p++) {
+			reads += cases[i].path[p].v[SP_DS_READS];
+			ticks += cases[i].path[p].v[SP_DS_RTICKS];
+		}
+	}
+	free(cases);
+	if (!reads)
+		return -ENODATA;
+	*base_ms = (double)ticks / (double)reads;
+	return 0;
+}
+
+static int calibrate(const struct sp_reference *ref, const char *out,
+		     int64_t *unit_ns)
+{
+	const char *up[] = { "up", "topologies/base1.ini", NULL };
+	char dir[PATH_MAX], text[32];
+	const char *run[] = { "run", "--selectors", "st", "--rw", "randread",
+			      "--iodepth", "1", "--runtime", "8", "--out", dir,
+			      NULL };
+	struct sp_linfit fit;
+	double base_ms, unit;
+	int ret;
+
+	ret = sp_ref_calibrate(ref, &fit);
+	if (ret)
+		return ret;
+	if (path_printf(dir, sizeof(dir), "%s/calibration", out))
+		return -ENAMETOOLONG;
+	if (slowpath(cmd_up, up))
+		return -EIO;
+	ret = slowpath(cmd_run, run) ? -EIO : measured_base_ms(dir, &base_ms);
+	topology_down();
+	if (ret)
+		return ret;
+	ret = sp_ref_unit_ns(&fit, base_ms * 1e6, &unit);
+	if (ret)
+		return ret;
+	*unit_ns = (int64_t)(unit + 0.5);
+	printf("calibration: published %.3f ms + %.3f ms x multiplier (r2 %.4f); "
+	       "this setup's base %.3f ms -> unit %s\n", fit.base, fit.slope,
+	       fit.r2, base_ms, sp_format_duration(*unit_ns / 1000 * 1000, text,
+						     sizeof(text)));
+	return 0;
+}
+
+static int run_topology(const struct sp_repro_plan *plan, size_t t,
+			const char *unit_text, const struct repro_cli *cli,
+			const char *out)
+{
+	const char *topo = sp_repro_topologies[t];
+	const char *up[] = { "up", topo, "--unit", unit_text, NULL };
+	char qds[64], dir[PATH_MAX], runtime[16];
+	const char *run[16];
+	int rw, n, failed = 0;
+
+	if (slowpath(cmd_up, up))
+		return -EIO;
+	snprintf(runtime, sizeof(runtime), "%" PRId64, cli->runtime_s);
+	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
+		if (!sp_repro_plan_iodepths(plan, t, rw, qds, sizeof(qds)))
+			continue;
+		if (path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out, topo,
+				sp_ref_rw_name(rw))) {
+			failed = 1;
+			break;
+		}
+		n = 0;
+		run[n++] = "run";
+		run[n++] = "--selectors"; run[n++] = "st,hst";
+		run[n++] = "--rw"; run[n++] = sp_ref_rw_name(rw);
+		run[n++] = "--iodepth"; run[n++] = qds;
+		if (!cli->full) {
+			run[n++] = "--runtime"; run[n++] = runtime;
+		}
+		run[n++] = "--out"; run[n++] = dir;
+		run[n] = NULL;
+		failed = slowpath(cmd_run, run) != 0;
+	}
+	topology_down();
+	return failed ? -EIO : 0;
+}
+
+static const struct sp_case_result *find_case(const struct sp_case_result *cases,
+					      size_t n, const char *topo,
+					      const char *rw, int qd,
+					      const char *sel_short)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(cases[i].topology, topo) && !strcmp(cases[i].rw, rw) &&
+		    cases[i].iodepth == qd &&
+		    !strcmp(sp_selector_short(cases[i].selector), sel_short))
+			return &cases[i];
+	}
+	return NULL;
+}
+
+struct tally {
+	int points, verdicts_held, targets, targets_met, missing;
+};
+
+static const char *target_mark(const struct sp_repro_row *row)
+{
+	if (row->tvd_target < 0)
+		return "";
+	return row->meets_target ? " ok" : " **missed**";
+}
+
+/* One line of the summary table and one section of details. */
+static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref,
+			 const struct sp_case_result *cases, size_t n,
+			 const char *topo, enum sp_ref_rw rw, int qd,
+			 struct tally *tally)
+{
+	const char *rw_name = sp_ref_rw_name(rw);
+	const struct sp_case_result *m_st = find_case(cases, n, topo, rw_name, qd, "st");
+	const struct sp_case_result *m_hst = find_case(cases, n, topo, rw_name, qd, "hst");
+	const struct sp_ref_case *p_st = sp_ref_find(ref, topo, rw, qd, SP_REF_ST);
+	const struct sp_ref_case *p_hst = sp_ref_find(ref, topo, rw, qd, SP_REF_HST);
+	struct sp_repro_row st, hst;
+	struct sp_repro_verdict v;
+	size_t i;
+
+	fprintf(md, "\n### %s %s iodepth %d\n\n", topo, rw_name, qd);
+	if (!m_st || !m_hst || !p_st || !p_hst ||
+	    sp_repro_compare(p_st, m_st, &st) || sp_repro_compare(p_hst, m_hst, &hst)) {
+		fprintf(md, "Not measured (the run did not finish).\n");
+		fprintf(summary, "| %s %s %d | - | - | - | - | not measured |\n",
+			topo, rw_name, qd);
+		tally->missing++;
+		return;
+	}
+	tally->points++;
+	fprintf(md, "| path (published / here) | ST published | ST measured | HST published | HST measured |\n"
+		    "|---|---:|---:|---:|---:|\n");
+	for (i = 0; i < st.n_paths; i++)
+		fprintf(md, "| %zu (%s / %s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
+			i + 1, p_st->paths[i].dev, m_st->path[i].name,
+			100 * st.published_share[i],
+			100 * st.measured_share[i], 100 * hst.published_share[i],
+			100 * hst.measured_share[i]);
+	fprintf(md, "| slow paths | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
+		100 * st.slow_published, 100 * st.slow_measured,
+		100 * hst.slow_published, 100 * hst.slow_measured);
+	for (i = 0; i < 2; i++) {
+		const struct sp_repro_row *row = i ? &hst : &st;
+
+		fprintf(md, "\n%s: TVD %.3f", i ? "HST" : "ST", row->tvd);
+		if (row->tvd_target >= 0) {
+			tally->targets++;
+			tally->targets_met += row->meets_target;
+			fprintf(md, " (target <= %.2f: %s)", row->tvd_target,
+				row->meets_target ? "met" : "missed");
+		}
+	}
+	fprintf(summary, "| %s %s %d | %.1f / %.1f%% | %.1f / %.1f%% | %.3f%s | %.3f%s |",
+		topo, rw_name, qd, 100 * st.slow_published, 100 * st.slow_measured,
+		100 * hst.slow_published, 100 * hst.slow_measured,
+		st.tvd, target_mark(&st), hst.tvd, target_mark(&hst));
+	if (sp_repro_verdict(&st, &hst, qd, &v)) {
+		fprintf(summary, " - |\n");
+	} else {
+		fprintf(summary, " %s |\n", v.holds ? "holds" : "**does not hold**");
+		tally->verdicts_held += v.holds;
+		fprintf(md, "\n\nVerdict: **%s** — %s: %s.\n",
+			v.holds ? "holds" : "does not hold",
+			sp_repro_claim_text(v.claim), v.why);
+	}
+}
+
+static int write_report(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+			const struct sp_reference *ref, const char *out,
+			const char *unit_text, int64_t elapsed_s, const char *mode,
+			const char *host)
+{
+	struct sp_case_result *all = NULL, *some;
+	size_t n_all = 0, n, t, q;
+	char path[PATH_MAX];
+	struct tally tally = { 0 };
+	int rw, ret;
+	FILE *md, *summary, *details;
+	char *summary_text = NULL, *details_text = NULL;
+	size_t summary_len = 0, details_len = 0;
+
+	if (!path_printf(path, sizeof(path), "%s/plots", out))
+		mkdir(path, 0755);
+	for (t = 0; t < SP_REPRO_N_TOPOS; t++) {
+		for (rw = 0; rw < SP_REF_N_RW; rw++) {
+			if (path_printf(path, sizeof(path), "%s/runs/%s-%s", out,
+					sp_repro_topologies[t], sp_ref_rw_name(rw)) ||
+			    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
+				continue;
+			struct sp_case_result *grown = realloc(all, (n_all + n) * sizeof(*all));
+			if (!grown) {
+				free(some);
+				free(all);
+				return -ENOMEM;
+			}
+			all = grown;
+			memcpy(all + n_all, some, n * sizeof(*some));
+			n_all += n;
+			free(some);
+			if (!path_printf(path, sizeof(path), "%s/plots/%s-%s", out,
+					 sp_repro_topologies[t], sp_ref_rw_name(rw)) &&
+			    sp_plot_run(path, all + n_all - n, n, "st", "hst",
+					&sp_plot_exec_gnuplot))
+				sp_warn("reproduce: no plots for %s", path);
+		}
+	}
+	md = path_printf(path, sizeof(path), "%s/report.md", out) ? NULL :
+	     fopen(path, "w");
+	if (!md) {
+		ret = -errno;
+		sp_err("reproduce: %s: %s", path, strerror(errno));
+		free(all);
+		return ret;
+	}
+	fprintf(md, "# HST vs ST (2020), reproduced by slowpath\n\n"
+		"- mode: %s; machine: %s\n"
+		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
+		mode, host, unit_text,
+		cli->full ? "500M of 4k I/O each (the published size)" : "time-based",
+		cli->cases ? cli->cases : "all", elapsed_s);
+	summary = open_memstream(&summary_text, &summary_len);
+	details = open_memstream(&details_text, &details_len);
+	if (!summary || !details) {
+		if (summary)
+			fclose(summary);
+		if (details)
+			fclose(details);
+		fclose(md);
+		free(summary_text);
+		free(details_text);
+		free(all);
+		return -ENOMEM;
+	}
+	for (t = 0; t < SP_REPRO_N_TOPOS; t++)
+		for (rw = 0; rw < SP_REF_N_RW; rw++)
+			for (q = 0; q < SP_REPRO_N_QD; q++)
+				if (plan->want[t][rw][q])
+					report_point(summary, details, ref, all, n_all,
+						     sp_repro_topologies[t], rw,
+						     sp_repro_iodepths[q], &tally);
+	fclose(summary);
+	fclose(details);
+	fprintf(md, "\n## Summary\n\n%d of %d points measured; the published "
+		"conclusion holds in %d; %d of %d fidelity targets met.\n\n"
+		"Slow paths' share published / measured; TVD is the total variation "
+		"distance between the published and the measured spread over the "
+		"paths (targets: ST at qd 1-2 <= 0.01, HST at qd 1 on skew4 and u10 "
+		"<= 0.05, qd 32-64 <= 0.08). The verdict is the published conclusion: "
+		"HST moves I/O off the slow paths at low iodepth (>= %.0f pp less than "
+		"ST), ST and HST converge at high iodepth (within %.0f pp), equal paths "
+		"are spread evenly (within %.0f pp).\n\n"
+		"| case | ST slow share | HST slow share | TVD ST | TVD HST | conclusion |\n"
+		"|---|---:|---:|---:|---:|---|\n%s\n## Per case\n%s",
+		tally.points, tally.points + tally.missing, tally.verdicts_held,
+		tally.targets_met, tally.targets, 100 * SP_REPRO_MOVED_MIN,
+		100 * SP_REPRO_ALIKE_MAX, 100 * SP_REPRO_EVEN_MAX,
+		summary_text, details_text);
+	free(summary_text);
+	free(details_text);
+	fclose(md);
+	free(all);
+	printf("reproduce: %d of %d points measured, conclusion holds in %d, "
+	       "%d of %d TVD targets met; report %s\n", tally.points,
+	       tally.points + tally.missing, tally.verdicts_held,
+	       tally.targets_met, tally.targets, path);
+	return tally.missing ? -EIO : 0;
+}
+
+/* What --report-only cannot learn from the case files: the unit and
+ * how long the runs took. */
+static void here(char *mode, size_t mode_len, char *host, size_t host_len)
+{
+	char name[128] = "?";
+
+	gethostname(name, sizeof(name) - 1);
+	snprintf(mode, mode_len, "%s", getenv("SLOWPATH_IN_LAB") ?
+		 "lab (qemu TCG, Debian's kernel)" : "native");
+	snprintf(host, host_len, "%s, %ld cores", name,
+		 sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+static void save_info(const char *out, const char *unit_text, int64_t seconds,
+		      const char *mode, const char *host)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "unit %s\nseconds %" PRId64 "\nmode %s\nhost %s\n", unit_text,
+		seconds, mode, host);
+	fclose(f);
+}
+
+static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+		    const struct sp_reference *ref, const char *out)
+{
+	char path[PATH_MAX], unit_text[32] = "?", mode[64] = "?", host[160] = "?";
+	char line[256];
+	long long seconds = 0;
+	FILE *f;
+
+	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+		return -ENAMETOOLONG;
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "unit ", 5))
+			snprintf(unit_text, sizeof(unit_text), "%.31s", line + 5);
+		else if (!strncmp(line, "seconds ", 8))
+			seconds = atoll(line + 8);
+		else if (!strncmp(line, "mode ", 5))
+			snprintf(mode, sizeof(mode), "%.63s", line + 5);
+		else if (!strncmp(line, "host ", 5))
+			snprintf(host, sizeof(host), "%.159s", line + 5);
+	}
+	if (f)
+		fclose(f);
+	if (cli->unit)
+		snprintf(unit_text, sizeof(unit_text), "%s", cli->unit);
+	return write_report(cli, plan, ref, out, unit_text, seconds,
+			    mode, host);
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	struct repro_cli cli = { 0 };
+	struct sp_reference ref = { 0 };
+	struct sp_repro_plan plan;
+	char err[SP_OPT_ERRLEN], out[PATH_MAX], unit_text[32], mode[64], host[160];
+	int64_t unit_ns, started = sp_now_ns();
+	size_t t;
+	int next, ret;
+
+	sp_opt_set_defaults(repro_table, &cli);
+	if (argc < 2 || strcmp(argv[1], "hst-vs-st-2020")) {
+		if (argc >= 2 && !strcmp(argv[1], "--help")) {
+			usage(stdout);
+			return SP_EXIT_OK;
+		}
+		sp_err("reproduce: name the experiment: hst-vs-st-2020");
+		return SP_EXIT_USAGE;
+	}
+	if (sp_opt_parse_argv(repro_table, &cli, argc, argv, 2, &next, err, sizeof(err))) {
+		sp_err("reproduce: %s", err);
+		return SP_EXIT_USAGE;
+	}
+	if (cli.help) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	if (next < argc) {
+		sp_err("reproduce: unexpected argument '%s'", argv[next]);
+		return SP_EXIT_USAGE;
+	}
+	if (sp_repro_plan_parse(cli.cases, &plan, err, sizeof(err))) {
+		sp_err("reproduce: %s", err);
+		return SP_EXIT_USAGE;
+	}
+	if (cli.unit && (sp_parse_duration_ns(cli.unit, &unit_ns) || unit_ns <= 0)) {
+		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli.unit);
+		return SP_EXIT_USAGE;
+	}
+	ret = sp_ref_load(cli.data, &ref);
+	if (ret)
+		return sp_exit_from_errno(ret);
+	if (cli.out) {
+		snprintf(out, sizeof(out), "%s", cli.out);
+	} else {
+		time_t now = time(NULL);
+		char stamp[32];
+
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		snprintf(out, sizeof(out), "build/reproduce/%s", stamp);
+	}
+	if (cli.report_only) {
+		ret = rerender(&cli, &plan, &ref, out);
+		sp_ref_free(&ref);
+		return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+	}
+	if (geteuid() != 0) {
+		sp_err("reproduce: needs root (it brings topologies up)");
+		sp_ref_free(&ref);
+		return SP_EXIT_ENV;
+	}
+	mkdir("build", 0755);
+	mkdir("build/reproduce", 0755);
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		sp_err("reproduce: %s: %s", out, strerror(errno));
+		sp_ref_free(&ref);
+		return SP_EXIT_USAGE;
+	}
+	ret = cli.unit ? 0 : calibrate(&ref, out, &unit_ns);
+	if (ret) {
+		sp_err("reproduce: calibration failed");
+		sp_ref_free(&ref);
+		return SP_EXIT_RUNTIME;
+	}
+	/* whole microseconds: what `up --unit` reads back exactly */
+	sp_format_duration(unit_ns / 1000 * 1000, unit_text, sizeof(unit_text));
+	printf("reproduce: unit %s, %zu points x {ST, HST}, output in %s\n",
+	       unit_text, sp_repro_plan_points(&plan), out);
+	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
+		if (sp_repro_plan_has_topology(&plan, t))
+			ret = run_topology(&plan, t, unit_text, &cli, out);
+	}
+	here(mode, sizeof(mode), host, sizeof(host));
+	save_info(out, unit_text, (sp_now_ns() - started) / SP_NSEC_PER_SEC,
+		  mode, host);
+	ret = write_report(&cli, &plan, &ref, out, unit_text,
+			   (sp_now_ns() - started) / SP_NSEC_PER_SEC,
+			   mode, host) || ret;
+	sp_ref_free(&ref);
+	return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+}

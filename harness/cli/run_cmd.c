@@ -1,0 +1,325 @@
+/* slowpath run: fio matrices on the topology that is up. Thin: options
+ * and checks (run_matrix, run_fio), the loop (run_loop) over the real
+ * effects (run_exec), and the terminal. */
+#include "common/exitcodes.h"
+#include "common/log.h"
+#include "common/opttab.h"
+#include "common/units.h"
+#include "harness/cli/commands.h"
+#include "harness/report/render.h"
+#include "harness/report/render_plot.h"
+#include "harness/run/run_exec.h"
+#include "harness/run/run_fio.h"
+#include "harness/run/run_loop.h"
+#include "harness/run/run_matrix.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	char help[4096];
+
+	sp_opt_help(sp_run_cli_table, help, sizeof(help));
+	fprintf(out, "usage: slowpath run [--selectors st,hst] [--rw read,...] "
+		"[--iodepth 1,2,32,64] [--bs 4k]\n"
+		"                     [--numjobs 1] [--size 500M | --ios N | "
+		"--runtime S] [--job FILE]\n"
+		"                     [--out DIR] [--json]\n"
+		"Runs fio on the map of the topology that is up ('slowpath "
+		"up'), once per\nselector x rw x bs x iodepth, switching the "
+		"selector live between cases.\nSaves every case under --out; "
+		"'slowpath report DIR' renders them again.\n\n%s", help);
+}
+
+struct ui {
+	int tty;		/* progress line on stderr */
+	int json;
+	int line_shown;
+};
+
+static void clear_line(struct ui *u)
+{
+	if (u->line_shown) {
+		fputs("\r\033[K", stderr);
+		u->line_shown = 0;
+	}
+}
+
+static void on_progress(void *ctx, const struct sp_run_progress *p)
+{
+	struct ui *u = ctx;
+	char line[256];
+
+	if (!u->tty)
+		return;
+	sp_run_progress_line(p, line, sizeof(line));
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	u->line_shown = 1;
+}
+
+static void on_case_done(void *ctx, const struct sp_case_result *c,
+			 const struct sp_run_timing *t)
+{
+	struct ui *u = ctx;
+
+	clear_line(u);
+	sp_debug("case done in %.2f s, fio %.2f s, harness %.3f s",
+		 (double)t->wall_ns / 1e9, (double)t->fio_wall_ns / 1e9,
+		 (double)sp_run_overhead_ns(t) / 1e9);
+	if (u->json)
+		return;
+	sp_render_case(stdout, SP_FMT_TEXT, c);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	sp_run_interrupted = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll must wake */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* -EEXIST when dir has anything in it: runs are never mixed. */
+static int prepare_out(const char *dir)
+{
+	char tmp[4096], *p;
+	DIR *d;
+	struct dirent *e;
+
+	d = opendir(dir);
+	if (d) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				closedir(d);
+				sp_err("run: --out %s is not empty; runs are "
+				       "not mixed, choose another directory",
+				       dir);
+				return -EEXIST;
+			}
+		closedir(d);
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0755) && errno != EEXIST)
+				goto fail;
+			*p = '/';
+		}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	sp_err("run: cannot make %s: %s", tmp, strerror(errno));
+	return -errno;
+}
+
+static void print_comparisons(const struct sp_run_summary *s)
+{
+	struct sp_case_pair *pairs = calloc(s->done ? s->done : 1,
+					    sizeof(*pairs));
+	size_t i, n;
+
+	if (!pairs)
+		return;
+	n = sp_pair_cases(s->cases, s->done, "service-time",
+			  "historical-service-time", pairs);
+	if (n)
+		printf("==== service-time vs historical-service-time ====\n\n");
+	for (i = 0; i < n; i++) {
+		sp_render_compare(stdout, SP_FMT_TEXT, &pairs[i]);
+		fputc('\n', stdout);
+	}
+	free(pairs);
+}
+
+/* The checks that need the system but change nothing on it. */
+static int find_target(struct sp_state *st, struct sp_run_target *t)
+{
+	char err[SP_STATE_ERRLEN], name[128], uuid[160];
+	unsigned int major, minor;
+	int ret = sp_state_load(NULL, st, err, sizeof(err));
+
+	if (ret == -ENOENT) {
+		sp_err("run: no topology is up ('slowpath up TOPOLOGY' first)");
+		return SP_EXIT_ENV;
+	}
+	if (ret) {
+		sp_err("run: %s", ret == -EINVAL ? err : strerror(-ret));
+		return SP_EXIT_RUNTIME;
+	}
+	ret = sp_run_dm_info(st->map_name, name, sizeof(name), uuid,
+			     sizeof(uuid), &major, &minor);
+	if (ret)
+		return ret == -ENOENT ? SP_EXIT_ENV : SP_EXIT_RUNTIME;
+	if (sp_run_map_is_ours(name, uuid, st->map_name, st->map_uuid, err,
+			       sizeof(err))) {
+		sp_err("run: %s", err);
+		return SP_EXIT_USAGE;
+	}
+	if (sp_run_target_from_state(st, minor, t, err, sizeof(err))) {
+		sp_err("run: %s", err);
+		return SP_EXIT_ENV;
+	}
+	return 0;
+}
+
+static void default_out(const struct sp_run_target *t, char *buf,
+			size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	snprintf(buf, len, "results/%04d%02d%02d-%02d%02d%02d-%s",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, t->topology);
+}
+
+static void report_timing(const struct sp_run_summary *s)
+{
+	int64_t sum = 0, max = 0, o;
+	size_t i;
+
+	for (i = 0; i < s->done; i++) {
+		o = sp_run_overhead_ns(&s->timing[i]);
+		sum += o;
+		if (o > max)
+			max = o;
+	}
+	if (s->done)
+		sp_info("%zu case%s; harness time beyond fio per case: mean "
+			"%.3f s, max %.3f s", s->done, s->done == 1 ? "" : "s",
+			(double)sum / (double)s->done / 1e9, (double)max / 1e9);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static struct sp_state st;
+	static struct sp_run_target t;
+	static struct sp_run_plan plan;
+	struct sp_run_cli cli;
+	struct sp_run_summary sum;
+	struct sp_run_exec x;
+	struct sp_run_ops ops;
+	struct ui u = { 0 };
+	struct sp_run_hooks hooks = { on_progress, on_case_done, &u, 250 };
+	char err[SP_RUN_ERRLEN], out_dir[4096];
+	char *job_text = NULL;
+	int next, ret, code;
+
+	memset(&cli, 0, sizeof(cli));
+	sp_opt_set_defaults(sp_run_cli_table, &cli);
+	ret = sp_opt_parse_argv(sp_run_cli_table, &cli, argc, argv, 1, &next,
+				err, sizeof(err));
+	if (ret) {
+		sp_err("run: %s", err);
+		return SP_EXIT_USAGE;
+	}
+	if (cli.help) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	if (next < argc) {
+		sp_err("run: unexpected argument '%s' (see --help)", argv[next]);
+		return SP_EXIT_USAGE;
+	}
+	if (sp_run_plan_from_cli(&cli, &plan, err, sizeof(err))) {
+		sp_err("run: %s", err);
+		return SP_EXIT_USAGE;
+	}
+	if (plan.job_file) {
+		ret = sp_read_text_file(plan.job_file, &job_text, NULL);
+		if (ret) {
+			sp_err("run: --job %s: %s", plan.job_file, strerror(-ret));
+			return SP_EXIT_USAGE;
+		}
+	}
+	if (geteuid() != 0) {
+		sp_err("run: needs root (device-mapper reloads, direct I/O on "
+		       "the map)");
+		free(job_text);
+		return SP_EXIT_ENV;
+	}
+	code = find_target(&st, &t);
+	if (!code && job_text &&
+	    sp_run_job_check(job_text, plan.job_file, t.device, err,
+			     sizeof(err))) {
+		sp_err("run: %s", err);
+		code = SP_EXIT_USAGE;
+	}
+	if (code) {
+		free(job_text);
+		return code;
+	}
+	if (plan.out_dir)
+		snprintf(out_dir, sizeof(out_dir), "%s", plan.out_dir);
+	else
+		default_out(&t, out_dir, sizeof(out_dir));
+	if (prepare_out(out_dir)) {
+		free(job_text);
+		return SP_EXIT_USAGE;
+	}
+	u.tty = isatty(STDERR_FILENO);
+	u.json = plan.json;
+	sp_info("%zu case%s on %s (%s, %s) into %s", sp_run_plan_count(&plan),
+		sp_run_plan_count(&plan) == 1 ? "" : "s", t.device, t.topology,
+		t.dm_name, out_dir);
+	catch_signals();
+	sp_run_exec_init(&x, &st, sp_state_dir(), &ops);
+	ret = sp_run_matrix(&plan, &t, job_text, out_dir, &ops, &hooks, &sum);
+	sp_run_exec_fini(&x);
+	clear_line(&u);
+	free(job_text);
+	if (sum.cases) {
+		sp_run_save_manifest(out_dir, &plan, &t, &sum);
+		if (sum.done) {
+			if (sp_run_save_reports(out_dir, sum.cases, sum.done,
+						&sp_plot_exec_gnuplot))
+				sp_warn("reports or plots in %s are "
+					"incomplete", out_dir);
+			if (plan.json)
+				sp_render_report(stdout, SP_FMT_JSON, sum.cases,
+						 sum.done, "service-time",
+						 "historical-service-time");
+			else
+				print_comparisons(&sum);
+		}
+		report_timing(&sum);
+	}
+	if (ret == -EINTR)
+		sp_err("run: interrupted; %zu of %zu cases kept in %s",
+		       sum.done, sum.planned, out_dir);
+	else if (ret)
+		sp_err("run: stopped after %zu of %zu cases (%s); they are in "
+		       "%s", sum.done, sum.planned, strerror(-ret), out_dir);
+	else
+		sp_info("results in %s ('slowpath report %s')", out_dir,
+			out_dir);
+	sp_run_summary_free(&sum);
+	if (ret == -EINTR)
+		return SP_EXIT_RUNTIME;
+	return ret ? sp_exit_from_errno(ret) : SP_EXIT_OK;
+}

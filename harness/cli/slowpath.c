@@ -1,0 +1,46 @@
+#include "common/exitcodes.h"
+#include "common/log.h"
+#include "harness/cli/commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	const struct sp_command *cmd;
+
+	fprintf(out, "usage: slowpath COMMAND [ARGS...]\n\ncommands:\n");
+	for (cmd = sp_commands; cmd->name; cmd++)
+		fprintf(out, "  %-10s %s\n", cmd->name, cmd->summary);
+	fprintf(out, "\n'slowpath COMMAND --help' describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct sp_command *cmd;
+
+	sp_log_set_hook(sp_log_stderr, NULL);
+	if (argc < 2) {
+		usage(stderr);
+		return SP_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose")) {
+		sp_log_set_level(SP_LOG_DEBUG);
+		argv++;
+		argc--;
+		if (argc < 2) {
+			usage(stderr);
+			return SP_EXIT_USAGE;
+		}
+	}
+	for (cmd = sp_commands; cmd->name; cmd++) {
+		if (!strcmp(cmd->name, argv[1]))
+			return cmd->run(argc - 1, argv + 1);
+	}
+	sp_err("unknown command '%s' (try 'slowpath --help')", argv[1]);
+	return SP_EXIT_USAGE;
+}

@@ -1,0 +1,510 @@
+#include "harness/measure/case_result.h"
+
+#include "common/log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const struct {
+	const char *name, *abbr;
+} selectors[] = {
+	{ "service-time", "st" },
+	{ "historical-service-time", "hst" },
+	{ "queue-length", "ql" },
+	{ "round-robin", "rr" },
+};
+
+const char *sp_selector_short(const char *selector)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(selectors) / sizeof(selectors[0]); i++)
+		if (!strcmp(selector, selectors[i].name) ||
+		    !strcmp(selector, selectors[i].abbr))
+			return selectors[i].abbr;
+	return selector;
+}
+
+int sp_case_same_point(const struct sp_case_result *a,
+		       const struct sp_case_result *b)
+{
+	return !strcmp(a->topology, b->topology) && !strcmp(a->rw, b->rw) &&
+	       a->bs == b->bs && a->iodepth == b->iodepth &&
+	       a->numjobs == b->numjobs;
+}
+
+void sp_case_bs_text(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "kmg";
+	int u = -1;
+
+	while (bytes && bytes % 1024 == 0 && u < 2) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+int sp_case_stem(const struct sp_case_result *c, char *buf, size_t len)
+{
+	char bs[24], jobs[16] = "";
+	int n;
+
+	sp_case_bs_text(c->bs, bs, sizeof(bs));
+	if (c->numjobs > 1)
+		snprintf(jobs, sizeof(jobs), "-j%d", c->numjobs);
+	n = snprintf(buf, len, "%s-%s-%s-qd%d%s-%s", c->topology, c->rw, bs,
+		     c->iodepth, jobs, sp_selector_short(c->selector));
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	/* the stem becomes a file name */
+	for (; *buf; buf++)
+		if (*buf == '/' || *buf == ' ')
+			*buf = '_';
+	return 0;
+}
+
+int sp_case_fill(struct sp_case_result *c, const char *before_text,
+		 const char *after_text, const char *fio_text)
+{
+	struct sp_diskstat before[SP_CASE_MAX_PATHS + 1];
+	struct sp_diskstat after[SP_CASE_MAX_PATHS + 1];
+	struct sp_diskstat delta[SP_CASE_MAX_PATHS + 1];
+	const char *names[SP_CASE_MAX_PATHS + 1];
+	struct sp_fio_result fio;
+	size_t i, n = c->n_paths;
+	uint64_t runtime;
+	int ret;
+
+	if (!n || n > SP_CASE_MAX_PATHS) {
+		sp_err("case %s: %zu paths (1..%d)", c->topology, n,
+		       SP_CASE_MAX_PATHS);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		names[i] = c->path[i].name;
+	if (c->has_map)
+		names[n++] = c->map.name;
+	ret = sp_diskstats_select(before_text, "diskstats before", names, n, before);
+	if (!ret)
+		ret = sp_diskstats_select(after_text, "diskstats after", names, n, after);
+	if (!ret)
+		ret = sp_diskstats_delta(before, after, n, delta);
+	if (!ret)
+		ret = sp_fio_parse(fio_text, "fio output", &fio);
+	if (ret)
+		return ret;
+	/* fio's view should agree with our deltas; when it does not, the
+	 * numbers stand but the user hears about it */
+	runtime = fio.total.dir[SP_FIO_READ].runtime_ms;
+	if (fio.total.dir[SP_FIO_WRITE].runtime_ms > runtime)
+		runtime = fio.total.dir[SP_FIO_WRITE].runtime_ms;
+	for (i = 0; i < n; i++)
+		if (sp_fio_disk_find(&fio, delta[i].name))
+			sp_fio_crosscheck(&fio, delta[i].name,
+					  delta[i].v[SP_DS_READS],
+					  delta[i].v[SP_DS_WRITES],
+					  sp_fio_disk_util_tolerance(runtime));
+	if (c->has_map)
+		sp_fio_crosscheck_total(&fio, c->map.name,
+					delta[c->n_paths].v[SP_DS_READS],
+					delta[c->n_paths].v[SP_DS_WRITES], 0.02);
+	for (i = 0; i < c->n_paths; i++)
+		c->path[i] = delta[i];
+	if (c->has_map)
+		c->map = delta[c->n_paths];
+	c->fio = fio.total;
+	c->fio_jobs = fio.n_jobs;
+	c->fio_pct = fio.pct_kind;
+	sp_fio_result_free(&fio);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static json_object *stat_to_json(const struct sp_diskstat *d, int slow,
+				 int with_slow)
+{
+	json_object *o = json_object_new_object(), *s = json_object_new_object();
+	unsigned int f;
+
+	json_object_object_add(o, "name", json_object_new_string(d->name));
+	if (with_slow)
+		json_object_object_add(o, "slow", json_object_new_boolean(slow));
+	json_object_object_add(o, "major", json_object_new_int((int)d->major));
+	json_object_object_add(o, "minor", json_object_new_int((int)d->minor));
+	json_object_object_add(o, "n_fields", json_object_new_int((int)d->n_fields));
+	for (f = 0; f < d->n_fields; f++)
+		json_object_object_add(s, sp_ds_field_name(f),
+				       json_object_new_int64((int64_t)d->v[f]));
+	json_object_object_add(o, "delta", s);
+	return o;
+}
+
+static json_object *dir_to_json(const struct sp_fio_dir *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "ios", json_object_new_int64((int64_t)d->ios));
+	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)d->bytes));
+	json_object_object_add(o, "iops", json_object_new_double(d->iops));
+	json_object_object_add(o, "bw_kib", json_object_new_double(d->bw_kib));
+	json_object_object_add(o, "runtime_ms",
+			       json_object_new_int64((int64_t)d->runtime_ms));
+	json_object_object_add(o, "clat_mean_us", json_object_new_double(d->clat_mean_us));
+	json_object_object_add(o, "clat_p50_us", json_object_new_double(d->clat_p50_us));
+	json_object_object_add(o, "clat_p99_us", json_object_new_double(d->clat_p99_us));
+	json_object_object_add(o, "clat_p999_us", json_object_new_double(d->clat_p999_us));
+	json_object_object_add(o, "lat_mean_us", json_object_new_double(d->lat_mean_us));
+	return o;
+}
+
+json_object *sp_case_json_object(const struct sp_case_result *c)
+{
+	json_object *o = json_object_new_object(), *paths, *fio;
+	size_t i;
+
+	json_object_object_add(o, "slowpath_case", json_object_new_int(SP_CASE_FORMAT));
+	json_object_object_add(o, "topology", json_object_new_string(c->topology));
+	json_object_object_add(o, "selector", json_object_new_string(c->selector));
+	json_object_object_add(o, "rw", json_object_new_string(c->rw));
+	json_object_object_add(o, "bs", json_object_new_int64((int64_t)c->bs));
+	json_object_object_add(o, "iodepth", json_object_new_int(c->iodepth));
+	json_object_object_add(o, "numjobs", json_object_new_int(c->numjobs));
+	paths = json_object_new_array();
+	for (i = 0; i < c->n_paths; i++)
+		json_object_array_add(paths, stat_to_json(&c->path[i], c->slow[i], 1));
+	json_object_object_add(o, "paths", paths);
+	json_object_object_add(o, "map", c->has_map ? stat_to_json(&c->map, 0, 0) : NULL);
+	fio = json_object_new_object();
+	json_object_object_add(fio, "jobs", json_object_new_int((int)c->fio_jobs));
+	json_object_object_add(fio, "percentiles", json_object_new_string(
+		c->fio_pct == SP_FIO_PCT_EXACT ? "exact" : "max-of-jobs"));
+	json_object_object_add(fio, "error", json_object_new_int(c->fio.error));
+	json_object_object_add(fio, "read", dir_to_json(&c->fio.dir[SP_FIO_READ]));
+	json_object_object_add(fio, "write", dir_to_json(&c->fio.dir[SP_FIO_WRITE]));
+	json_object_object_add(o, "fio", fio);
+	return o;
+}
+
+int sp_case_to_json(const struct sp_case_result *c, char **text)
+{
+	json_object *o = sp_case_json_object(c);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED);
+
+	*text = s ? strdup(s) : NULL;
+	json_object_put(o);
+	return *text ? 0 : -ENOMEM;
+}
+
+/* Reading back: every key is required, and a wrong one is named. */
+struct rd {
+	const char *origin;
+	char where[64];
+	int failed;
+};
+
+static json_object *get(struct rd *r, json_object *o, const char *key,
+			json_type type)
+{
+	json_object *v = NULL;
+
+	if (r->failed)
+		return NULL;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    (!json_object_is_type(v, type) &&
+	     !(type == json_type_double && json_object_is_type(v, json_type_int)))) {
+		sp_err("%s: %s\"%s\" is missing or not a %s", r->origin,
+		       r->where, key, json_type_to_name(type));
+		r->failed = 1;
+		return NULL;
+	}
+	return v;
+}
+
+static void get_str(struct rd *r, json_object *o, const char *key, char *dst,
+		    size_t len)
+{
+	json_object *v = get(r, o, key, json_type_string);
+
+	if (v && (size_t)json_object_get_string_len(v) >= len) {
+		sp_err("%s: %s\"%s\" is too long", r->origin, r->where, key);
+		r->failed = 1;
+	} else if (v) {
+		strcpy(dst, json_object_get_string(v));
+	}
+}
+
+static int64_t get_int(struct rd *r, json_object *o, const char *key,
+		       int64_t min, int64_t max)
+{
+	json_object *v = get(r, o, key, json_type_int);
+	int64_t x;
+
+	if (!v)
+		return 0;
+	x = json_object_get_int64(v);
+	if (x < min || x > max) {
+		sp_err("%s: %s\"%s\" is %lld, outside %lld..%lld", r->origin,
+		       r->where, key, (long long)x, (long long)min, (long long)max);
+		r->failed = 1;
+	}
+	return x;
+}
+
+static double get_double(struct rd *r, json_object *o, const char *key)
+{
+	json_object *v = get(r, o, key, json_type_double);
+
+	return v ? json_object_get_double(v) : 0;
+}
+
+static void stat_from_json(struct rd *r, json_object *o,
+			   struct sp_diskstat *d, int *slow)
+{
+	json_object *s, *v;
+	unsigned int f;
+
+	memset(d, 0, sizeof(*d));
+	get_str(r, o, "name", d->name, sizeof(d->name));
+	if (slow) {
+		v = get(r, o, "slow", json_type_boolean);
+		*slow = v ? json_object_get_boolean(v) : 0;
+	}
+	d->major = (unsigned int)get_int(r, o, "major", 0, 0xffffffffLL);
+	d->minor = (unsigned int)get_int(r, o, "minor", 0, 0xffffffffLL);
+	d->n_fields = (unsigned int)get_int(r, o, "n_fields", 1, SP_DS_NFIELDS);
+	s = get(r, o, "delta", json_type_object);
+	for (f = 0; s && f < d->n_fields; f++)
+		d->v[f] = (uint64_t)get_int(r, s, sp_ds_field_name(f), 0, INT64_MAX);
+}
+
+static void dir_from_json(struct rd *r, json_object *o, struct sp_fio_dir *d)
+{
+	if (!o)
+		return;
+	d->ios = (uint64_t)get_int(r, o, "ios", 0, INT64_MAX);
+	d->bytes = (uint64_t)get_int(r, o, "bytes", 0, INT64_MAX);
+	d->iops = get_double(r, o, "iops");
+	d->bw_kib = get_double(r, o, "bw_kib");
+	d->runtime_ms = (uint64_t)get_int(r, o, "runtime_ms", 0, INT64_MAX);
+	d->clat_mean_us = get_double(r, o, "clat_mean_us");
+	d->clat_p50_us = get_double(r, o, "clat_p50_us");
+	d->clat_p99_us = get_double(r, o, "clat_p99_us");
+	d->clat_p999_us = get_double(r, o, "clat_p999_us");
+	d->lat_mean_us = get_double(r, o, "lat_mean_us");
+}
+
+int sp_case_from_json(const char *text, const char *origin,
+		      struct sp_case_result *c)
+{
+	struct rd r = { .origin = origin };
+	json_object *root, *paths, *map, *fio, *v;
+	enum json_tokener_error jerr;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	root = json_tokener_parse_verbose(text, &jerr);
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		sp_err("%s: not a JSON object: %s", origin,
+		       root ? "wrong type" : json_tokener_error_desc(jerr));
+		json_object_put(root);
+		return -EINVAL;
+	}
+	if (get_int(&r, root, "slowpath_case", SP_CASE_FORMAT, SP_CASE_FORMAT) !=
+	    SP_CASE_FORMAT && !r.failed)
+		r.failed = 1;
+	get_str(&r, root, "topology", c->topology, sizeof(c->topology));
+	get_str(&r, root, "selector", c->selector, sizeof(c->selector));
+	get_str(&r, root, "rw", c->rw, sizeof(c->rw));
+	c->bs = (uint64_t)get_int(&r, root, "bs", 1, INT64_MAX);
+	c->iodepth = (int)get_int(&r, root, "iodepth", 1, 65536);
+	c->numjobs = (int)get_int(&r, root, "numjobs", 1, 65536);
+	paths = get(&r, root, "paths", json_type_array);
+	if (paths) {
+		c->n_paths = json_object_array_length(paths);
+		if (!c->n_paths || c->n_paths > SP_CASE_MAX_PATHS) {
+			sp_err("%s: %zu paths (1..%d)", origin, c->n_paths,
+			       SP_CASE_MAX_PATHS);
+			r.failed = 1;
+		}
+		for (i = 0; !r.failed && i < c->n_paths; i++) {
+			snprintf(r.where, sizeof(r.where), "paths[%zu]: ", i);
+			stat_from_json(&r, json_object_array_get_idx(paths, i),
+				       &c->path[i], &c->slow[i]);
+		}
+	}
+	r.where[0] = '\0';
+	if (!r.failed && json_object_object_get_ex(root, "map", &map) && map) {
+		snprintf(r.where, sizeof(r.where), "map: ");
+		c->has_map = 1;
+		stat_from_json(&r, map, &c->map, NULL);
+	}
+	r.where[0] = '\0';
+	fio = get(&r, root, "fio", json_type_object);
+	if (fio) {
+		snprintf(r.where, sizeof(r.where), "fio: ");
+		c->fio_jobs = (size_t)get_int(&r, fio, "jobs", 0, 65536);
+		v = get(&r, fio, "percentiles", json_type_string);
+		c->fio_pct = v && !strcmp(json_object_get_string(v), "exact") ?
+			     SP_FIO_PCT_EXACT : SP_FIO_PCT_MAX;
+		c->fio.error = (int)get_int(&r, fio, "error", INT32_MIN, INT32_MAX);
+		snprintf(c->fio.name, sizeof(c->fio.name), "total");
+		snprintf(r.where, sizeof(r.where), "fio.read: ");
+		dir_from_json(&r, get(&r, fio, "read", json_type_object),
+			      &c->fio.dir[SP_FIO_READ]);
+		snprintf(r.where, sizeof(r.where), "fio.write: ");
+		dir_from_json(&r, get(&r, fio, "write", json_type_object),
+			      &c->fio.dir[SP_FIO_WRITE]);
+	}
+	json_object_put(root);
+	return r.failed ? -EINVAL : 0;
+}
+
+/* ---- files ---- */
+
+static int write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text), done = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = -errno;
+		sp_err("%s: %s", path, strerror(errno));
+		return err;
+	}
+	while (done < len) {
+		n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			sp_err("%s: write: %s", path, strerror(errno));
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) && !err) {
+		err = -errno;
+		sp_err("%s: close: %s", path, strerror(errno));
+	}
+	return err;
+}
+
+static int make_subdir(const char *dir, const char *sub, char *buf, size_t len)
+{
+	if ((size_t)snprintf(buf, len, "%s/%s", dir, sub) >= len)
+		return -ENAMETOOLONG;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		sp_err("%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST) {
+		sp_err("%s: %s", buf, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int sp_case_save_raw(const char *dir, const struct sp_case_result *c,
+		     const char *suffix, const char *text)
+{
+	char sub[4096], stem[256], path[4608];
+	int ret = make_subdir(dir, "raw", sub, sizeof(sub));
+
+	if (!ret)
+		ret = sp_case_stem(c, stem, sizeof(stem));
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s.%s", sub, stem, suffix);
+	return write_file(path, text);
+}
+
+int sp_case_save(const char *dir, const struct sp_case_result *c)
+{
+	char sub[4096], stem[256], path[4608], *text;
+	int ret = make_subdir(dir, "cases", sub, sizeof(sub));
+
+	if (!ret)
+		ret = sp_case_stem(c, stem, sizeof(stem));
+	if (!ret)
+		ret = sp_case_to_json(c, &text);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s.json", sub, stem);
+	ret = write_file(path, text);
+	free(text);
+	return ret;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_case_file(const struct dirent *e)
+{
+	size_t len = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && len > 5 &&
+	       !strcmp(e->d_name + len - 5, ".json");
+}
+
+int sp_case_load_dir(const char *dir, struct sp_case_result **cases,
+		     size_t *n)
+{
+	char sub[4096], path[4608], *text;
+	struct dirent **names;
+	int count, i, ret = 0;
+
+	*cases = NULL;
+	*n = 0;
+	snprintf(sub, sizeof(sub), "%s/cases", dir);
+	count = scandir(sub, &names, is_case_file, by_name);
+	if (count < 0) {
+		ret = -errno;
+		sp_err("%s: %s (not a slowpath run directory?)", sub, strerror(errno));
+		return ret;
+	}
+	if (!count) {
+		sp_err("%s: no case files", sub);
+		free(names);
+		return -ENOENT;
+	}
+	*cases = calloc((size_t)count, sizeof(**cases));
+	if (!*cases)
+		ret = -ENOMEM;
+	for (i = 0; i < count; i++) {
+		if (!ret) {
+			snprintf(path, sizeof(path), "%s/%s", sub, names[i]->d_name);
+			ret = sp_read_text_file(path, &text, NULL);
+			if (!ret) {
+				ret = sp_case_from_json(text, path, &(*cases)[*n]);
+				free(text);
+			}
+			if (!ret)
+				(*n)++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (ret) {
+		free(*cases);
+		*cases = NULL;
+		*n = 0;
+	}
+	return ret;
+}

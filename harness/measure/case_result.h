@@ -1,0 +1,69 @@
+/* One case of a run matrix (topology x selector x rw x iodepth): what
+ * each path and the map did, what fio saw, and which paths are slow.
+ * Saved as one JSON file per case so `slowpath report` can render a
+ * run again without the lab. */
+#ifndef SP_CASE_RESULT_H
+#define SP_CASE_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/measure/diskstats.h"
+#include "harness/measure/fio_json.h"
+
+#define SP_CASE_MAX_PATHS 16
+#define SP_CASE_FORMAT 1	/* "slowpath_case" version in the JSON */
+
+struct sp_case_result {
+	char topology[64];
+	char selector[48];	/* as dm-multipath names it, e.g. service-time */
+	char rw[16];
+	uint64_t bs;
+	int iodepth, numjobs;
+	size_t n_paths;
+	struct sp_diskstat path[SP_CASE_MAX_PATHS];	/* deltas */
+	int slow[SP_CASE_MAX_PATHS];
+	int has_map;
+	struct sp_diskstat map;				/* delta of dm-N */
+	size_t fio_jobs;
+	enum sp_fio_pct fio_pct;
+	struct sp_fio_job fio;				/* total over jobs */
+};
+
+/* "service-time" -> "st", "historical-service-time" -> "hst",
+ * "queue-length" -> "ql", "round-robin" -> "rr"; unknown names as given. */
+const char *sp_selector_short(const char *selector);
+
+/* Same topology, rw, bs, iodepth and numjobs: comparable cases. */
+int sp_case_same_point(const struct sp_case_result *a,
+		       const struct sp_case_result *b);
+
+/* 4096 -> "4k", 1048576 -> "1m", 512 -> "512" */
+void sp_case_bs_text(uint64_t bytes, char *buf, size_t len);
+
+/* "<topology>-<rw>-<bs>-qd<N>[-j<J>]-<selector short>" */
+int sp_case_stem(const struct sp_case_result *c, char *buf, size_t len);
+
+/* The glue `run` needs: c has topology..numjobs, n_paths, path[].name,
+ * slow[] and (if has_map) map.name filled in; this takes both
+ * /proc/diskstats texts and fio's stdout and fills in the rest. */
+int sp_case_fill(struct sp_case_result *c, const char *before_text,
+		 const char *after_text, const char *fio_text);
+
+struct json_object;
+/* A new json-c object (caller puts it); sp_case_to_json is its text. */
+struct json_object *sp_case_json_object(const struct sp_case_result *c);
+int sp_case_to_json(const struct sp_case_result *c, char **text);
+int sp_case_from_json(const char *text, const char *origin,
+		      struct sp_case_result *c);
+
+/* DIR/cases/<stem>.json */
+int sp_case_save(const char *dir, const struct sp_case_result *c);
+/* DIR/raw/<stem>.<suffix>, e.g. "fio.json", "diskstats.before" */
+int sp_case_save_raw(const char *dir, const struct sp_case_result *c,
+		     const char *suffix, const char *text);
+/* Every DIR/cases/<name>.json, sorted by file name. */
+int sp_case_load_dir(const char *dir, struct sp_case_result **cases,
+		     size_t *n);
+
+#endif

@@ -1,0 +1,20 @@
+# run: fio matrices on the topology that is up (docs/run.md)
+LIB_SRCS += harness/run/run_matrix.c harness/run/run_fio.c \
+	    harness/run/run_loop.c harness/run/run_exec.c \
+	    harness/run/run_reload.c
+UNIT_TESTS += tests/unit/harness/run/test_run_matrix.c \
+	      tests/unit/harness/run/test_run_fio.c \
+	      tests/unit/harness/run/test_run_loop.c
+# make bench-harness [BENCH_RUNTIME=S]: run's own time per case beyond fio
+.PHONY: bench-harness
+bench-harness: $(BUILD)/bench/run_bench
+	$(BUILD)/bench/run_bench $(or $(BENCH_RUNTIME),2)
+$(BUILD)/bench/run_bench: $(BUILD)/obj/harness/run/run_bench.o $(LIBSLOWPATH)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBSLOWPATH) $(LDLIBS)
+
+# Numbers, not a test: the delay store against bs_rdwr, table into
+# docs/bench-backend.md. A few minutes; needs root.
+.PHONY: bench-backend
+bench-backend: $(BUILD)/slowpath $(BUILD)/tgt-backend/bs_delay.so
+	bash mk/bench-backend.sh

@@ -1,0 +1,41 @@
+/* The real struct sp_run_ops: dmsetup (through the bring-up's live
+ * selector reload), /proc/diskstats, fio as a child process. */
+#ifndef SP_RUN_EXEC_H
+#define SP_RUN_EXEC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "harness/run/run_loop.h"
+#include "harness/bringup/state.h"
+
+struct sp_run_buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct sp_run_exec {
+	struct sp_state *st;		/* the journal; reloads record in it */
+	const char *state_dir;
+	pid_t pid;			/* fio, or -1 */
+	int out_fd, err_fd;
+	struct sp_run_buf out, err;	/* fio's stdout, stderr so far */
+};
+
+void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
+		      const char *state_dir, struct sp_run_ops *ops);
+/* Stops a fio still running. */
+void sp_run_exec_fini(struct sp_run_exec *x);
+
+/* The selector reload `run` uses (harness/run/run_reload.c): the same
+ * change as sp_bringup_selector_set, in process through libdevmapper,
+ * falling back to it. 0 or -errno with err. */
+int sp_run_reload(struct sp_state *st, const struct sp_dm_selector *sel,
+		  const char *state_dir, char *err, size_t errlen);
+
+/* `dmsetup info` of map: its name, uuid and numbers as the kernel has
+ * them. -ENOENT when there is no such map. */
+int sp_run_dm_info(const char *map, char *name, size_t namelen, char *uuid,
+		   size_t uuidlen, unsigned int *major, unsigned int *minor);
+
+#endif

@@ -1,0 +1,464 @@
+/* The case loop of `slowpath run` over struct sp_run_ops. */
+#include "harness/run/run_loop.h"
+
+#include "common/log.h"
+#include "common/units.h"
+#include "harness/report/render.h"
+#include "harness/run/run_fio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+volatile sig_atomic_t sp_run_interrupted;
+
+static int64_t path_delay(const struct sp_state_path *p)
+{
+	int64_t d = p->read_ns > p->write_ns ? p->read_ns : p->write_ns;
+
+	return d + p->netem_ns;
+}
+
+int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
+			     struct sp_run_target *t, char *err,
+			     size_t errlen)
+{
+	int64_t fastest = INT64_MAX;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	if (!st->complete) {
+		snprintf(err, errlen, "topology %s is not fully up; run "
+			 "'slowpath down' and 'slowpath up' again",
+			 st->topology);
+		return -EINVAL;
+	}
+	if (!st->npaths || st->npaths > SP_CASE_MAX_PATHS) {
+		snprintf(err, errlen, "topology %s has %zu paths; run handles "
+			 "1 to %d", st->topology, st->npaths,
+			 SP_CASE_MAX_PATHS);
+		return -EINVAL;
+	}
+	snprintf(t->topology, sizeof(t->topology), "%s", st->topology);
+	snprintf(t->map_name, sizeof(t->map_name), "%s", st->map_name);
+	snprintf(t->map_uuid, sizeof(t->map_uuid), "%s", st->map_uuid);
+	snprintf(t->device, sizeof(t->device), "/dev/mapper/%s",
+		 st->map_name);
+	snprintf(t->dm_name, sizeof(t->dm_name), "dm-%u", dm_minor);
+	t->initial = st->sel;
+	t->n_paths = st->npaths;
+	for (i = 0; i < st->npaths; i++) {
+		const struct sp_state_path *p = &st->paths[i];
+
+		if (!p->has_disk || !p->disk[0] ||
+		    strlen(p->disk) >= sizeof(t->path[i])) {
+			snprintf(err, errlen, "path %s of %s has no disk "
+				 "recorded", p->label, st->topology);
+			return -EINVAL;
+		}
+		snprintf(t->path[i], sizeof(t->path[i]), "%s", p->disk);
+		if (path_delay(p) < fastest)
+			fastest = path_delay(p);
+	}
+	for (i = 0; i < st->npaths; i++)
+		t->slow[i] = path_delay(&st->paths[i]) > fastest;
+	return 0;
+}
+
+void sp_run_summary_free(struct sp_run_summary *sum)
+{
+	free(sum->cases);
+	free(sum->timing);
+	sum->cases = NULL;
+	sum->timing = NULL;
+}
+
+static void case_init(struct sp_case_result *c, const struct sp_run_plan *plan,
+		      const struct sp_run_target *t,
+		      const struct sp_run_case *rc)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->topology, sizeof(c->topology), "%s", t->topology);
+	snprintf(c->selector, sizeof(c->selector), "%s",
+		 sp_selector_kernel_name(rc->sel));
+	snprintf(c->rw, sizeof(c->rw), "%s", rc->rw);
+	c->bs = rc->bs;
+	c->iodepth = rc->iodepth;
+	c->numjobs = plan->numjobs;
+	c->n_paths = t->n_paths;
+	for (i = 0; i < t->n_paths; i++) {
+		snprintf(c->path[i].name, sizeof(c->path[i].name), "%s",
+			 t->path[i]);
+		c->slow[i] = t->slow[i];
+	}
+	c->has_map = 1;
+	snprintf(c->map.name, sizeof(c->map.name), "%s", t->dm_name);
+}
+
+/* fio's stderr, line by line, as fio said it. */
+static void log_fio_stderr(const char *text, int status)
+{
+	const char *p = text, *nl;
+	int any = 0;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		if (nl != p) {
+			sp_err("fio: %.*s", nl ? (int)(nl - p) : (int)strlen(p), p);
+			any = 1;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!any)
+		sp_err("fio exited with status %d and said nothing on stderr",
+		       status);
+}
+
+struct case_run {
+	const struct sp_run_plan *plan;
+	const struct sp_run_target *t;
+	const struct sp_run_ops *ops;
+	const struct sp_run_hooks *hooks;
+	const char *out_dir, *job_text;
+	struct sp_run_progress prog;
+	char label[96];
+	int64_t run_start;
+};
+
+static void show(struct case_run *r, int64_t case_start)
+{
+	if (!r->hooks || !r->hooks->progress)
+		return;
+	r->prog.elapsed_ns = r->ops->now_ns(r->ops->ctx) - r->run_start;
+	r->prog.case_elapsed_ns = r->ops->now_ns(r->ops->ctx) - case_start;
+	r->prog.label = r->label;
+	r->hooks->progress(r->hooks->ctx, &r->prog);
+}
+
+/* Waits for fio while refreshing the progress line. 1 ended, 0
+ * interrupted (fio stopped), -errno. */
+static int wait_fio(struct case_run *r, int64_t case_start, int *status,
+		    char **out, char **errout)
+{
+	unsigned int ms = r->hooks && r->hooks->poll_ms ? r->hooks->poll_ms
+							: 500;
+	int ret;
+
+	for (;;) {
+		if (sp_run_interrupted) {
+			r->ops->fio_stop(r->ops->ctx);
+			return 0;
+		}
+		ret = r->ops->fio_wait(r->ops->ctx, ms, status, out, errout);
+		if (ret)
+			return ret;
+		show(r, case_start);
+	}
+}
+
+/* One case; 1 when it was interrupted (nothing saved), 0 done. */
+static int run_case(struct case_run *r, const struct sp_run_case *rc,
+		    struct sp_case_result *c, struct sp_run_timing *tm)
+{
+	const struct sp_run_ops *ops = r->ops;
+	struct sp_dm_selector sel;
+	struct sp_run_argv av;
+	char *before = NULL, *after = NULL, *out = NULL, *errout = NULL;
+	char *job = NULL, job_path[4096], stem[256], err[SP_RUN_ERRLEN];
+	int64_t t0 = ops->now_ns(ops->ctx), t1;
+	int ret, status = 0;
+
+	memset(tm, 0, sizeof(*tm));
+	case_init(c, r->plan, r->t, rc);
+	sp_run_case_label(rc, r->plan->numjobs, r->label, sizeof(r->label));
+	show(r, t0);
+	/* the run's HST parameters are those `up` was given */
+	sp_dm_selector_init(&sel, rc->sel);
+	if (rc->sel == r->t->initial.kind)
+		sel = r->t->initial;
+	ret = ops->selector_set(ops->ctx, &sel);
+	if (ret) {
+		sp_err("case %s: setting %s failed", r->label,
+		       sp_selector_kernel_name(rc->sel));
+		return ret;
+	}
+	tm->selector_ns = ops->now_ns(ops->ctx) - t0;
+	if (r->job_text) {
+		ret = sp_run_job_compose(r->job_text, r->plan->job_file,
+					 r->plan, rc, r->t->device, &job, err,
+					 sizeof(err));
+		if (ret) {
+			sp_err("%s", err);
+			return ret;
+		}
+		sp_case_stem(c, stem, sizeof(stem));
+		snprintf(job_path, sizeof(job_path), "%s/raw/%s.job",
+			 r->out_dir, stem);
+		ret = sp_case_save_raw(r->out_dir, c, "job", job);
+		free(job);
+		if (ret)
+			return ret;
+	}
+	ret = sp_run_fio_argv(r->plan, rc, r->t->device,
+			      r->job_text ? job_path : NULL, &av);
+	if (!ret)
+		ret = ops->diskstats(ops->ctx, &before);
+	if (ret)
+		goto out;
+	if (sp_run_interrupted) {
+		ret = 1;
+		goto out;
+	}
+	t1 = ops->now_ns(ops->ctx);
+	ret = ops->fio_start(ops->ctx, av.argv);
+	if (ret) {
+		sp_err("cannot start fio: %s", strerror(-ret));
+		goto out;
+	}
+	ret = wait_fio(r, t0, &status, &out, &errout);
+	tm->fio_wall_ns = ops->now_ns(ops->ctx) - t1;
+	if (ret <= 0) {
+		ret = ret ? ret : 1;
+		goto out;
+	}
+	ret = ops->diskstats(ops->ctx, &after);
+	if (ret)
+		goto out;
+	if (status) {
+		log_fio_stderr(errout, status);
+		if (errout && *errout)
+			sp_case_save_raw(r->out_dir, c, "fio.stderr", errout);
+		ret = -EIO;
+		goto out;
+	}
+	ret = sp_case_fill(c, before, after, out ? out : "");
+	if (!ret && c->fio.error) {
+		sp_err("case %s: fio reported error %d (%s)", r->label,
+		       c->fio.error, strerror(c->fio.error));
+		ret = -EIO;
+	}
+	if (ret) {
+		sp_case_save_raw(r->out_dir, c, "fio.json", out ? out : "");
+		goto out;
+	}
+	ret = sp_case_save(r->out_dir, c);
+	if (!ret)
+		ret = sp_case_save_raw(r->out_dir, c, "fio.json", out);
+	if (!ret)
+		ret = sp_case_save_raw(r->out_dir, c, "diskstats.before", before);
+	if (!ret)
+		ret = sp_case_save_raw(r->out_dir, c, "diskstats.after", after);
+	if (!ret && errout && *errout)
+		ret = sp_case_save_raw(r->out_dir, c, "fio.stderr", errout);
+	{
+		uint64_t rt = c->fio.dir[SP_FIO_READ].runtime_ms;
+
+		if (c->fio.dir[SP_FIO_WRITE].runtime_ms > rt)
+			rt = c->fio.dir[SP_FIO_WRITE].runtime_ms;
+		tm->fio_runtime_ns = (int64_t)rt * SP_NSEC_PER_MSEC;
+	}
+	tm->wall_ns = ops->now_ns(ops->ctx) - t0;
+out:
+	free(before);
+	free(after);
+	free(out);
+	free(errout);
+	return ret;
+}
+
+int sp_run_matrix(const struct sp_run_plan *plan,
+		  const struct sp_run_target *t, const char *job_text,
+		  const char *out_dir, const struct sp_run_ops *ops,
+		  const struct sp_run_hooks *hooks,
+		  struct sp_run_summary *sum)
+{
+	struct case_run r = {
+		.plan = plan, .t = t, .ops = ops, .hooks = hooks,
+		.out_dir = out_dir, .job_text = job_text,
+	};
+	struct sp_run_case rc;
+	size_t i;
+	int ret = 0, rret;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->planned = sp_run_plan_count(plan);
+	sum->cases = calloc(sum->planned ? sum->planned : 1, sizeof(*sum->cases));
+	sum->timing = calloc(sum->planned ? sum->planned : 1,
+			     sizeof(*sum->timing));
+	if (!sum->cases || !sum->timing) {
+		sp_run_summary_free(sum);
+		return -ENOMEM;
+	}
+	r.run_start = ops->now_ns(ops->ctx);
+	r.prog.total = sum->planned;
+	if (plan->stop == SP_RUN_STOP_RUNTIME)
+		r.prog.case_estimate_ns =
+			((int64_t)plan->runtime_s + 1) * SP_NSEC_PER_SEC;
+	for (i = 0; i < sum->planned && !ret; i++) {
+		if (sp_run_interrupted) {
+			ret = 1;
+			break;
+		}
+		sp_run_plan_case(plan, i, &rc);
+		ret = run_case(&r, &rc, &sum->cases[sum->done],
+			       &sum->timing[sum->done]);
+		if (ret)
+			break;
+		r.prog.done_ns += sum->timing[sum->done].wall_ns;
+		r.prog.done = ++sum->done;
+		if (hooks && hooks->case_done)
+			hooks->case_done(hooks->ctx, &sum->cases[sum->done - 1],
+					 &sum->timing[sum->done - 1]);
+	}
+	if (ret == 1 || sp_run_interrupted) {
+		sum->interrupted = 1;
+		ret = -EINTR;
+	}
+	/* leave the map as the run found it, whatever happened */
+	rret = ops->selector_set(ops->ctx, &t->initial);
+	if (rret) {
+		sum->restore_failed = 1;
+		sp_err("could not load %s again on %s; 'slowpath selector set "
+		       "%s' will", sp_selector_kernel_name(t->initial.kind),
+		       t->map_name, sp_selector_short_name(t->initial.kind));
+		if (!ret)
+			ret = rret;
+	}
+	return ret;
+}
+
+static json_object *opts_json(const struct sp_run_plan *plan)
+{
+	json_object *o = json_object_new_object(), *a;
+	size_t i;
+	const char *stop[] = { "size", "ios", "runtime" };
+
+	a = json_object_new_array();
+	for (i = 0; i < plan->n_sel; i++)
+		json_object_array_add(a, json_object_new_string(
+			sp_selector_kernel_name(plan->sel[i])));
+	json_object_object_add(o, "selectors", a);
+	a = json_object_new_array();
+	for (i = 0; i < plan->n_rw; i++)
+		json_object_array_add(a, json_object_new_string(plan->rw[i]));
+	json_object_object_add(o, "rw", a);
+	a = json_object_new_array();
+	for (i = 0; i < plan->n_bs; i++)
+		json_object_array_add(a, json_object_new_int64((int64_t)plan->bs[i]));
+	json_object_object_add(o, "bs", a);
+	a = json_object_new_array();
+	for (i = 0; i < plan->n_qd; i++)
+		json_object_array_add(a, json_object_new_int(plan->iodepth[i]));
+	json_object_object_add(o, "iodepth", a);
+	json_object_object_add(o, "numjobs", json_object_new_int(plan->numjobs));
+	json_object_object_add(o, "stop", json_object_new_string(stop[plan->stop]));
+	json_object_object_add(o, "size", json_object_new_int64((int64_t)plan->size_bytes));
+	json_object_object_add(o, "ios", json_object_new_int64((int64_t)plan->ios));
+	json_object_object_add(o, "runtime_s", json_object_new_int64(plan->runtime_s));
+	json_object_object_add(o, "job", plan->job_file ?
+			       json_object_new_string(plan->job_file) : NULL);
+	return o;
+}
+
+static json_object *seconds(int64_t ns)
+{
+	return json_object_new_double((double)ns / 1e9);
+}
+
+int sp_run_save_manifest(const char *out_dir, const struct sp_run_plan *plan,
+			 const struct sp_run_target *t,
+			 const struct sp_run_summary *sum)
+{
+	json_object *o = json_object_new_object(), *a, *c;
+	char path[4096], stem[256];
+	const char *text;
+	FILE *f;
+	size_t i;
+	int ret = 0;
+
+	json_object_object_add(o, "slowpath_run", json_object_new_int(1));
+	json_object_object_add(o, "topology", json_object_new_string(t->topology));
+	json_object_object_add(o, "map", json_object_new_string(t->map_name));
+	json_object_object_add(o, "uuid", json_object_new_string(t->map_uuid));
+	json_object_object_add(o, "device", json_object_new_string(t->device));
+	json_object_object_add(o, "options", opts_json(plan));
+	json_object_object_add(o, "planned", json_object_new_int64((int64_t)sum->planned));
+	json_object_object_add(o, "done", json_object_new_int64((int64_t)sum->done));
+	json_object_object_add(o, "interrupted", json_object_new_boolean(sum->interrupted));
+	a = json_object_new_array();
+	for (i = 0; i < sum->done; i++) {
+		const struct sp_run_timing *tm = &sum->timing[i];
+
+		c = json_object_new_object();
+		sp_case_stem(&sum->cases[i], stem, sizeof(stem));
+		json_object_object_add(c, "case", json_object_new_string(stem));
+		json_object_object_add(c, "wall_s", seconds(tm->wall_ns));
+		json_object_object_add(c, "fio_wall_s", seconds(tm->fio_wall_ns));
+		json_object_object_add(c, "fio_runtime_s", seconds(tm->fio_runtime_ns));
+		json_object_object_add(c, "selector_s", seconds(tm->selector_ns));
+		json_object_object_add(c, "harness_s",
+				       seconds(sp_run_overhead_ns(tm)));
+		json_object_array_add(a, c);
+	}
+	json_object_object_add(o, "timing", a);
+	snprintf(path, sizeof(path), "%s/run.json", out_dir);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%s\n", text) < 0)
+		ret = -errno;
+	if (f && fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		sp_err("%s: %s", path, strerror(-ret));
+	json_object_put(o);
+	return ret;
+}
+
+int sp_run_save_reports(const char *out_dir,
+			const struct sp_case_result *cases, size_t n,
+			const struct sp_plot_ops *plot_ops)
+{
+	static const struct { const char *name; enum sp_format fmt; } files[] = {
+		{ "report.txt", SP_FMT_TEXT }, { "report.md", SP_FMT_MD },
+		{ "report.csv", SP_FMT_CSV }, { "report.json", SP_FMT_JSON },
+	};
+	struct sp_case_pair *pairs;
+	char path[4096];
+	size_t i, np;
+	FILE *f;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]) && !ret; i++) {
+		snprintf(path, sizeof(path), "%s/%s", out_dir, files[i].name);
+		f = fopen(path, "w");
+		if (!f) {
+			ret = -errno;
+			sp_err("%s: %s", path, strerror(errno));
+			break;
+		}
+		ret = sp_render_report(f, files[i].fmt, cases, n, "service-time",
+				       "historical-service-time");
+		if (fclose(f) && !ret)
+			ret = -EIO;
+	}
+	if (ret || !plot_ops || !n)
+		return ret;
+	pairs = calloc(n, sizeof(*pairs));
+	if (!pairs)
+		return -ENOMEM;
+	np = sp_pair_cases(cases, n, "service-time", "historical-service-time",
+			   pairs);
+	free(pairs);
+	if (!np) {
+		sp_info("no ST/HST pair among the cases: no plots");
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/plots", out_dir);
+	return sp_plot_run(path, cases, n, "service-time",
+			   "historical-service-time", plot_ops);
+}

@@ -1,0 +1,122 @@
+/* `slowpath run`: the matrix of cases (selector x rw x bs x iodepth)
+ * from the command line, checked before anything on the system is
+ * touched; the safety check on the target map; progress and ETA text.
+ * Everything here is pure. */
+#ifndef SP_RUN_MATRIX_H
+#define SP_RUN_MATRIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/opttab.h"
+#include "dm/dm_table.h"
+
+#define SP_RUN_MAX_LIST 16
+#define SP_RUN_ITEMLEN 32
+#define SP_RUN_ERRLEN 512
+#define SP_RUN_MAX_IODEPTH 65536
+#define SP_RUN_MAX_NUMJOBS 64
+#define SP_RUN_MAX_RUNTIME_S 86400
+
+/* What the command line says, as common/opttab fills it. */
+struct sp_run_cli {
+	const char *selectors, *rw, *iodepth, *bs;
+	int64_t numjobs;
+	uint64_t size;
+	int64_t ios, runtime_s;
+	const char *job, *out;
+	int json, help;
+};
+
+extern const struct sp_opt sp_run_cli_table[];
+
+/* How each fio run ends: after --size bytes (fio's default), after a
+ * number of I/Os per job, or after a time. */
+enum sp_run_stop { SP_RUN_STOP_SIZE, SP_RUN_STOP_IOS, SP_RUN_STOP_RUNTIME };
+
+struct sp_run_plan {
+	size_t n_sel, n_rw, n_bs, n_qd;
+	enum sp_selector sel[SP_RUN_MAX_LIST];
+	char rw[SP_RUN_MAX_LIST][SP_RUN_ITEMLEN];
+	uint64_t bs[SP_RUN_MAX_LIST];
+	int iodepth[SP_RUN_MAX_LIST];
+	int numjobs;
+	enum sp_run_stop stop;
+	uint64_t size_bytes;
+	uint64_t ios;
+	unsigned int runtime_s;
+	const char *job_file;	/* NULL: the reference command line */
+	const char *out_dir;	/* NULL: results/<timestamp>-<topology> */
+	int json;
+};
+
+/* One point of the matrix. */
+struct sp_run_case {
+	size_t index;		/* 0-based, in run order */
+	enum sp_selector sel;
+	const char *rw;		/* points into the plan */
+	uint64_t bs;
+	int iodepth;
+};
+
+/* "st,hst" -> items. Blanks around items are dropped; an empty list,
+ * an empty item, a duplicate, more than max items or an item longer
+ * than SP_RUN_ITEMLEN-1 is -EINVAL with err naming the option. */
+int sp_run_split_list(const char *text, const char *opt,
+		      char items[][SP_RUN_ITEMLEN], size_t max, size_t *n,
+		      char *err, size_t errlen);
+
+/* Checks every option and combination; err names the option and the
+ * value. 0 or -EINVAL. */
+int sp_run_plan_from_cli(const struct sp_run_cli *cli,
+			 struct sp_run_plan *plan, char *err, size_t errlen);
+
+size_t sp_run_plan_count(const struct sp_run_plan *plan);
+
+/* Cases run rw by rw, then bs, then iodepth, and the selectors of one
+ * point back to back, as in the reference experiment. -ERANGE past
+ * the end. */
+int sp_run_plan_case(const struct sp_run_plan *plan, size_t index,
+		     struct sp_run_case *c);
+
+/* The safety check: name and uuid as device-mapper reports them for
+ * the target, want_* as `slowpath up` recorded them. Both must carry
+ * the slowpath prefix and match the record; err says which did not. */
+int sp_run_map_is_ours(const char *name, const char *uuid,
+		       const char *want_name, const char *want_uuid,
+		       char *err, size_t errlen);
+
+/* One line of `dmsetup info -c --noheadings --separator '|' -o
+ * name,uuid,major,minor`. 0 or -EINVAL. */
+int sp_run_parse_dm_info(const char *line, char *name, size_t namelen,
+			 char *uuid, size_t uuidlen, unsigned int *major,
+			 unsigned int *minor);
+
+/* Progress of a run, for the one-line display. */
+struct sp_run_progress {
+	size_t done, total;		/* cases finished, planned */
+	int64_t elapsed_ns;		/* since the run began */
+	int64_t done_ns;		/* spent on the finished cases */
+	int64_t case_elapsed_ns;	/* in the current case */
+	int64_t case_estimate_ns;	/* <= 0: unknown until one finishes */
+	const char *label;		/* the current case, e.g. "hst randread 4k qd8" */
+};
+
+/* Remaining time: the mean of the finished cases (or the estimate
+ * before any finished) times what is left, less what the current case
+ * has already run. -1 when unknown. */
+int64_t sp_run_eta_ns(const struct sp_run_progress *p);
+
+/* "1:05", "1:02:03", "--:--" for negative. */
+const char *sp_run_fmt_clock(int64_t ns, char *buf, size_t len);
+
+/* "[ 3/16] hst randread 4k qd8  0:42 elapsed  ETA 2:10". Returns the
+ * length written (truncated to len-1). */
+size_t sp_run_progress_line(const struct sp_run_progress *p, char *buf,
+			    size_t len);
+
+/* "hst randread 4k qd8" */
+void sp_run_case_label(const struct sp_run_case *c, int numjobs, char *buf,
+		       size_t len);
+
+#endif

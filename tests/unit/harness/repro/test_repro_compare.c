@@ -1,0 +1,192 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/repro/repro_compare.h"
+
+static struct sp_reference reference;
+
+static int load_reference(void **state)
+{
+	(void)state;
+	return sp_ref_load(SP_REF_DEFAULT_DATA, &reference) ? -1 : 0;
+}
+
+static int free_reference(void **state)
+{
+	(void)state;
+	sp_ref_free(&reference);
+	return 0;
+}
+
+static const struct sp_ref_case *find(const char *topo, const char *rw,
+				      int qd, enum sp_ref_selector sel)
+{
+	const struct sp_ref_case *c = sp_ref_find(&reference, topo,
+						  sp_ref_rw_parse(rw), qd, sel);
+
+	assert_non_null(c);
+	return c;
+}
+
+/* A measured case that did exactly what the published table shows. */
+static void as_published(const struct sp_ref_case *ref, const char *rw,
+			 struct sp_case_result *m)
+{
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->topology, sizeof(m->topology), "%s", ref->topology);
+	snprintf(m->rw, sizeof(m->rw), "%s", rw);
+	snprintf(m->selector, sizeof(m->selector), "%s",
+		 ref->selector == SP_REF_ST ? "service-time" :
+		 "historical-service-time");
+	m->iodepth = ref->iodepth;
+	m->n_paths = ref->n_paths;
+	for (i = 0; i < ref->n_paths; i++) {
+		m->path[i].v[SP_DS_READS] = ref->paths[i].v[SP_REF_READS];
+		m->path[i].v[SP_DS_WRITES] = ref->paths[i].v[SP_REF_WRTS];
+	}
+}
+
+static void the_published_run_matches_itself(void **state)
+{
+	const struct sp_ref_case *ref = find("skew4", "randread", 1, SP_REF_HST);
+	struct sp_case_result m;
+	struct sp_repro_row row;
+
+	(void)state;
+	as_published(ref, "randread", &m);
+	assert_int_equal(sp_repro_compare(ref, &m, &row), 0);
+	assert_float_equal(row.tvd, 0, 1e-12);
+	assert_float_equal(row.slow_measured, row.slow_published, 1e-12);
+	assert_float_equal(row.tvd_target, 0.05, 1e-12);
+	assert_true(row.meets_target);
+}
+
+static void moving_io_moves_the_distance(void **state)
+{
+	const struct sp_ref_case *ref = find("skew4", "read", 1, SP_REF_ST);
+	struct sp_case_result m;
+	struct sp_repro_row row;
+	uint64_t moved;
+
+	(void)state;
+	as_published(ref, "read", &m);
+	/* a tenth of all reads go from path 1 to the slow path 4 */
+	moved = 12800;
+	m.path[0].v[SP_DS_READS] -= moved;
+	m.path[3].v[SP_DS_READS] += moved;
+	assert_int_equal(sp_repro_compare(ref, &m, &row), 0);
+	assert_float_equal(row.tvd, 0.1, 0.001);
+	assert_float_equal(row.slow_measured - row.slow_published, 0.1, 0.001);
+	assert_false(row.meets_target);	/* ST qd1 wants <= 0.01 */
+}
+
+static void the_direction_follows_the_rw_mode(void **state)
+{
+	/* write runs count writes, not the stray reads beside them */
+	const struct sp_ref_case *ref = find("equal3", "write", 1, SP_REF_ST);
+	struct sp_case_result m;
+	struct sp_repro_row row;
+
+	(void)state;
+	as_published(ref, "write", &m);
+	m.path[0].v[SP_DS_READS] = 100000;
+	assert_int_equal(sp_repro_compare(ref, &m, &row), 0);
+	assert_float_equal(row.tvd, 0, 1e-12);
+}
+
+static void path_count_mismatch_is_refused(void **state)
+{
+	const struct sp_ref_case *ref = find("u10", "read", 1, SP_REF_ST);
+	struct sp_case_result m;
+	struct sp_repro_row row;
+
+	(void)state;
+	as_published(ref, "read", &m);
+	m.n_paths = 4;
+	assert_int_equal(sp_repro_compare(ref, &m, &row), -EINVAL);
+	as_published(ref, "read", &m);
+	memset(m.path, 0, sizeof(m.path));
+	assert_int_equal(sp_repro_compare(ref, &m, &row), -EINVAL);
+}
+
+static struct sp_repro_verdict judge_published(const char *topo,
+					       const char *rw, int qd)
+{
+	struct sp_case_result m_st, m_hst;
+	struct sp_repro_row st, hst;
+	struct sp_repro_verdict v;
+	const struct sp_ref_case *ref_st = find(topo, rw, qd, SP_REF_ST);
+	const struct sp_ref_case *ref_hst = find(topo, rw, qd, SP_REF_HST);
+
+	as_published(ref_st, rw, &m_st);
+	as_published(ref_hst, rw, &m_hst);
+	assert_int_equal(sp_repro_compare(ref_st, &m_st, &st), 0);
+	assert_int_equal(sp_repro_compare(ref_hst, &m_hst, &hst), 0);
+	assert_int_equal(sp_repro_verdict(&st, &hst, qd, &v), 0);
+	return v;
+}
+
+static void the_published_conclusion_holds_in_the_published_data(void **state)
+{
+	struct sp_repro_verdict v;
+
+	(void)state;
+	v = judge_published("skew4", "randread", 1);
+	assert_int_equal(v.claim, SP_CLAIM_HST_AVOIDS);
+	assert_true(v.holds);
+	assert_true(v.st_slow > 0.2 && v.hst_slow < 0.15);
+	v = judge_published("u10", "read", 2);
+	assert_int_equal(v.claim, SP_CLAIM_HST_AVOIDS);
+	assert_true(v.holds);
+	v = judge_published("skew4", "read", 64);
+	assert_int_equal(v.claim, SP_CLAIM_CONVERGE);
+	assert_true(v.holds);
+	v = judge_published("equal3", "randwrite", 32);
+	assert_int_equal(v.claim, SP_CLAIM_EVEN);
+	assert_true(v.holds);
+}
+
+static void the_published_exception_is_reported(void **state)
+{
+	/* u10 randwrite qd32: 17.8 % under ST against 6.0 % under HST */
+	struct sp_repro_verdict v = judge_published("u10", "randwrite", 32);
+
+	(void)state;
+	assert_int_equal(v.claim, SP_CLAIM_CONVERGE);
+	assert_false(v.holds);
+	assert_non_null(strstr(v.why, "apart"));
+}
+
+static void targets_follow_the_issue_table(void **state)
+{
+	(void)state;
+	assert_float_equal(sp_repro_tvd_target("skew4", SP_REF_ST, 2), 0.01, 0);
+	assert_float_equal(sp_repro_tvd_target("equal3", SP_REF_HST, 1), -1, 0);
+	assert_float_equal(sp_repro_tvd_target("u10", SP_REF_HST, 1), 0.05, 0);
+	assert_float_equal(sp_repro_tvd_target("u10", SP_REF_HST, 2), -1, 0);
+	assert_float_equal(sp_repro_tvd_target("equal3", SP_REF_HST, 64), 0.08, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(the_published_run_matches_itself),
+		cmocka_unit_test(moving_io_moves_the_distance),
+		cmocka_unit_test(the_direction_follows_the_rw_mode),
+		cmocka_unit_test(path_count_mismatch_is_refused),
+		cmocka_unit_test(the_published_conclusion_holds_in_the_published_data),
+		cmocka_unit_test(the_published_exception_is_reported),
+		cmocka_unit_test(targets_follow_the_issue_table),
+	};
+
+	return cmocka_run_group_tests(tests, load_reference, free_reference);
+}

@@ -1,0 +1,517 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "harness/run/run_loop.h"
+
+/* A scripted system: diskstats whose counters grow by 2048 reads per
+ * path per snapshot, fio answering with a real fio 3.33 JSON, and
+ * events the test can trigger at the Nth fio or reload. */
+struct mock {
+	char log[4096];
+	int snapshots, fio_runs, reloads;
+	int interrupt_at_fio;		/* 1-based; 0 never */
+	int fail_fio_at, fail_reload_at;
+	int fail_restore;
+	int running;
+	int jobs;			/* fio runs on a composed job file */
+	int64_t clock;
+	char *fio_json;
+};
+
+static void logf_(struct mock *m, const char *s)
+{
+	strncat(m->log, s, sizeof(m->log) - strlen(m->log) - 1);
+	strncat(m->log, " ", sizeof(m->log) - strlen(m->log) - 1);
+}
+
+static int m_selector_set(void *ctx, const struct sp_dm_selector *sel)
+{
+	struct mock *m = ctx;
+	char s[32];
+
+	m->reloads++;
+	snprintf(s, sizeof(s), "sel:%s", sp_selector_short_name(sel->kind));
+	logf_(m, s);
+	if (m->fail_reload_at == m->reloads)
+		return -EIO;
+	if (m->fail_restore && sel->kind == SP_SEL_QL)
+		return -EIO;
+	return 0;
+}
+
+static int m_diskstats(void *ctx, char **text)
+{
+	struct mock *m = ctx;
+	unsigned long long k = (unsigned long long)++m->snapshots * 2048;
+
+	logf_(m, "ds");
+	*text = malloc(512);
+	snprintf(*text, 512,
+		 "   8       0 sda %llu 0 %llu 100 0 0 0 0 0 100 100 0 0 0 0 0 0\n"
+		 "   8      16 sdb %llu 0 %llu 400 0 0 0 0 0 400 400 0 0 0 0 0 0\n"
+		 " 254       0 dm-0 %llu 0 %llu 500 0 0 0 0 0 500 500 0 0 0 0 0 0\n",
+		 k, k * 8, k, k * 8, 2 * k, 16 * k);
+	return 0;
+}
+
+static int m_fio_start(void *ctx, const char *const *argv)
+{
+	struct mock *m = ctx;
+
+	assert_string_equal(argv[0], "fio");
+	if (argv[2] && !argv[3]) {
+		/* fio on a composed job file: ours is the only filename */
+		char *job;
+
+		assert_int_equal(sp_read_text_file(argv[2], &job, NULL), 0);
+		assert_non_null(strstr(job, "[global]\nfilename=/dev/mapper/"
+				       "slowpath-t\n"));
+		assert_non_null(strstr(job, "\n[mine]\nrandrepeat=0\n"));
+		assert_int_equal(strstr(strstr(job, "filename=") + 1,
+					"filename=") == NULL, 1);
+		free(job);
+		m->jobs++;
+	} else {
+		assert_non_null(strstr(argv[3],
+				       "--filename=/dev/mapper/slowpath-t"));
+	}
+	m->fio_runs++;
+	m->running = 1;
+	logf_(m, "fio");
+	return 0;
+}
+
+static int m_fio_wait(void *ctx, unsigned int ms, int *status, char **out,
+		      char **errout)
+{
+	struct mock *m = ctx;
+
+	(void)ms;
+	assert_true(m->running);
+	if (m->interrupt_at_fio == m->fio_runs) {
+		sp_run_interrupted = 1;	/* Ctrl-C while fio runs */
+		return 0;
+	}
+	m->running = 0;
+	logf_(m, "done");
+	if (m->fail_fio_at == m->fio_runs) {
+		*status = 1;
+		*out = strdup("");
+		*errout = strdup("fio: pid=42, err=5/file:io_u.c:1889, "
+				 "func=io_u error, error=Input/output error\n");
+		return 1;
+	}
+	*status = 0;
+	*out = strdup(m->fio_json);
+	*errout = strdup("");
+	return 1;
+}
+
+static void m_fio_stop(void *ctx)
+{
+	struct mock *m = ctx;
+
+	logf_(m, "stop");
+	m->running = 0;
+}
+
+static int64_t m_now(void *ctx)
+{
+	struct mock *m = ctx;
+
+	return m->clock += 1000000;	/* 1 ms per look */
+}
+
+static struct sp_run_ops mock_ops(struct mock *m)
+{
+	struct sp_run_ops ops = { m_selector_set, m_diskstats, m_fio_start,
+				  m_fio_wait, m_fio_stop, m_now, m };
+	return ops;
+}
+
+static void mock_init(struct mock *m)
+{
+	const char *src = getenv("SRCDIR");
+	char path[1024];
+
+	memset(m, 0, sizeof(*m));
+	snprintf(path, sizeof(path),
+		 "%s/tests/fixtures/fio/randread-psync-1job.json",
+		 src ? src : ".");
+	assert_int_equal(sp_read_text_file(path, &m->fio_json, NULL), 0);
+	sp_run_interrupted = 0;
+}
+
+static void target_init(struct sp_run_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	strcpy(t->topology, "t");
+	strcpy(t->map_name, "slowpath-t");
+	strcpy(t->device, "/dev/mapper/slowpath-t");
+	strcpy(t->dm_name, "dm-0");
+	t->n_paths = 2;
+	strcpy(t->path[0], "sda");
+	strcpy(t->path[1], "sdb");
+	t->slow[1] = 1;
+	sp_dm_selector_init(&t->initial, SP_SEL_QL);
+}
+
+/* st,hst x randread x qd 1,8 */
+static void plan_init(struct sp_run_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->n_sel = 2;
+	p->sel[0] = SP_SEL_ST;
+	p->sel[1] = SP_SEL_HST;
+	p->n_rw = 1;
+	strcpy(p->rw[0], "randread");
+	p->n_bs = 1;
+	p->bs[0] = 4096;
+	p->n_qd = 2;
+	p->iodepth[0] = 1;
+	p->iodepth[1] = 8;
+	p->numjobs = 1;
+	p->size_bytes = 1 << 20;
+}
+
+static size_t count_files(const char *dir, const char *sub, const char *suffix)
+{
+	char path[1024];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (strlen(e->d_name) > strlen(suffix) &&
+		    !strcmp(e->d_name + strlen(e->d_name) - strlen(suffix), suffix))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static int has_file(const char *dir, const char *name)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, R_OK) == 0;
+}
+
+static char *tmpdir(void)
+{
+	static char dir[64];
+
+	snprintf(dir, sizeof(dir), "/tmp/test_run_loop.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static void rmtree(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void quiet(enum sp_log_level l, const char *msg, void *ctx)
+{
+	(void)l; (void)msg; (void)ctx;
+}
+
+static void every_case_in_order(void **state)
+{
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir();
+	size_t i;
+
+	(void)state;
+	mock_init(&m);
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	assert_string_equal(m.log,
+		"sel:st ds fio done ds sel:hst ds fio done ds "
+		"sel:st ds fio done ds sel:hst ds fio done ds sel:ql ");
+	assert_int_equal(s.done, 4);
+	assert_int_equal(s.planned, 4);
+	assert_false(s.interrupted);
+	/* deltas between the snapshots around each fio, not cumulative */
+	for (i = 0; i < s.done; i++) {
+		assert_int_equal(s.cases[i].path[0].v[SP_DS_READS], 2048);
+		assert_int_equal(s.cases[i].map.v[SP_DS_READS], 4096);
+		assert_int_equal(s.cases[i].slow[1], 1);
+		assert_int_equal(s.cases[i].fio.dir[SP_FIO_READ].ios, 4096);
+		assert_true(s.timing[i].wall_ns > s.timing[i].fio_wall_ns);
+		assert_true(sp_run_overhead_ns(&s.timing[i]) > 0);
+	}
+	assert_string_equal(s.cases[1].selector, "historical-service-time");
+	assert_int_equal(s.cases[2].iodepth, 8);
+	assert_int_equal(count_files(dir, "cases", ".json"), 4);
+	assert_int_equal(count_files(dir, "raw", ".fio.json"), 4);
+	assert_int_equal(count_files(dir, "raw", ".diskstats.before"), 4);
+	assert_int_equal(count_files(dir, "raw", ".diskstats.after"), 4);
+	assert_int_equal(sp_run_save_manifest(dir, &p, &t, &s), 0);
+	assert_true(has_file(dir, "run.json"));
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+}
+
+static void ctrl_c_keeps_finished_cases(void **state)
+{
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir();
+
+	(void)state;
+	mock_init(&m);
+	m.interrupt_at_fio = 3;
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s),
+			 -EINTR);
+	/* fio stopped, no fourth case, the selector from before loaded */
+	assert_string_equal(m.log,
+		"sel:st ds fio done ds sel:hst ds fio done ds "
+		"sel:st ds fio stop sel:ql ");
+	assert_false(m.running);
+	assert_true(s.interrupted);
+	assert_int_equal(s.done, 2);
+	assert_int_equal(count_files(dir, "cases", ".json"), 2);
+	assert_int_equal(count_files(dir, "raw", ".fio.json"), 2);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+	sp_run_interrupted = 0;
+}
+
+static void fio_failure_stops_the_run(void **state)
+{
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir();
+
+	(void)state;
+	mock_init(&m);
+	m.fail_fio_at = 2;
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	sp_log_set_hook(quiet, NULL);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), -EIO);
+	sp_log_set_hook(NULL, NULL);
+	assert_string_equal(m.log, "sel:st ds fio done ds sel:hst ds fio done "
+			    "ds sel:ql ");
+	assert_int_equal(s.done, 1);
+	assert_false(s.interrupted);
+	assert_int_equal(count_files(dir, "cases", ".json"), 1);
+	/* what fio said is kept next to the case it failed */
+	assert_int_equal(count_files(dir, "raw", ".fio.stderr"), 1);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+}
+
+static void reload_failures(void **state)
+{
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir();
+
+	(void)state;
+	mock_init(&m);
+	m.fail_reload_at = 2;
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	sp_log_set_hook(quiet, NULL);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), -EIO);
+	/* no fio on a map whose reload failed; the restore is still tried */
+	assert_string_equal(m.log, "sel:st ds fio done ds sel:hst sel:ql ");
+	assert_int_equal(s.done, 1);
+	assert_false(s.restore_failed);
+	sp_run_summary_free(&s);
+
+	/* every case fine but the restore: that is the run's error */
+	free(m.fio_json);
+	mock_init(&m);
+	m.fail_restore = 1;
+	ops = mock_ops(&m);
+	rmtree(dir);
+	dir = tmpdir();
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), -EIO);
+	sp_log_set_hook(NULL, NULL);
+	assert_int_equal(s.done, 4);
+	assert_true(s.restore_failed);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+}
+
+static void job_file_is_composed_per_case(void **state)
+{
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir();
+
+	(void)state;
+	mock_init(&m);
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	p.job_file = "mine.fio";
+	assert_int_equal(sp_run_matrix(&p, &t, "[mine]\nrandrepeat=0\n"
+				       "filename=/dev/mapper/slowpath-t\n",
+				       dir, &ops, NULL, &s), 0);
+	assert_int_equal(s.done, 4);
+	assert_int_equal(m.jobs, 4);
+	assert_int_equal(count_files(dir, "raw", ".job"), 4);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+}
+
+static void slow_paths_from_the_journal(void **state)
+{
+	static struct sp_state st;
+	struct sp_run_target t;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	sp_state_init(&st);
+	strcpy(st.topology, "skew4");
+	strcpy(st.map_name, "slowpath-skew4");
+	strcpy(st.map_uuid, "slowpath-skew4-00aa");
+	sp_dm_selector_init(&st.sel, SP_SEL_HST);
+	st.npaths = 4;
+	for (i = 0; i < 4; i++) {
+		snprintf(st.paths[i].label, sizeof(st.paths[i].label), "p%zu", i);
+		snprintf(st.paths[i].disk, sizeof(st.paths[i].disk), "sd%c",
+			 (char)('b' + i));
+		st.paths[i].has_disk = 1;
+		st.paths[i].read_ns = st.paths[i].write_ns = 5000000;
+	}
+	st.paths[3].read_ns = st.paths[3].write_ns = 20000000;
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
+			 -EINVAL);	/* not complete */
+	assert_non_null(strstr(err, "not fully up"));
+	st.complete = 1;
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
+	assert_string_equal(t.device, "/dev/mapper/slowpath-skew4");
+	assert_string_equal(t.dm_name, "dm-3");
+	assert_string_equal(t.path[3], "sde");
+	assert_int_equal(t.slow[0] + t.slow[1] + t.slow[2], 0);
+	assert_int_equal(t.slow[3], 1);
+	assert_int_equal(t.initial.kind, SP_SEL_HST);
+	/* a netem-delayed path is slow too */
+	st.paths[3].read_ns = st.paths[3].write_ns = 5000000;
+	st.paths[0].netem_ns = 1000000;
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.slow[0], 1);
+	assert_int_equal(t.slow[3], 0);
+	/* equal paths: none is slow */
+	st.paths[0].netem_ns = 0;
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.slow[i], 0);
+	st.paths[2].has_disk = 0;
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "path p2"));
+}
+
+static int plot_calls;
+static int fake_plot(const char *dir, const char *script, void *ctx)
+{
+	(void)dir; (void)ctx;
+	assert_string_equal(script, "plots.gp");
+	plot_calls++;
+	return 0;
+}
+
+static void reports_and_plots(void **state)
+{
+	const struct sp_plot_ops plot = { fake_plot, NULL };
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir();
+
+	(void)state;
+	mock_init(&m);
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	plot_calls = 0;
+	assert_int_equal(sp_run_save_reports(dir, s.cases, s.done, &plot), 0);
+	assert_int_equal(plot_calls, 1);
+	assert_true(has_file(dir, "report.md"));
+	assert_true(has_file(dir, "report.csv"));
+	assert_true(has_file(dir, "report.json"));
+	assert_true(has_file(dir, "report.txt"));
+	/* a share plot per qd, one latency-vs-iodepth series */
+	assert_int_equal(count_files(dir, "plots", ".dat"), 3);
+	assert_true(has_file(dir, "plots/latency-t-randread-4k.dat"));
+	/* ST alone pairs with nothing: reports, no plots */
+	plot_calls = 0;
+	sp_log_set_hook(quiet, NULL);
+	assert_int_equal(sp_run_save_reports(dir, s.cases, 1, &plot), 0);
+	sp_log_set_hook(NULL, NULL);
+	assert_int_equal(plot_calls, 0);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_case_in_order),
+		cmocka_unit_test(ctrl_c_keeps_finished_cases),
+		cmocka_unit_test(fio_failure_stops_the_run),
+		cmocka_unit_test(reload_failures),
+		cmocka_unit_test(job_file_is_composed_per_case),
+		cmocka_unit_test(slow_paths_from_the_journal),
+		cmocka_unit_test(reports_and_plots),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
