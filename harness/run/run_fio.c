@@ -78,7 +78,9 @@ int sp_run_fio_argv(const struct sp_run_plan *plan,
 	return b.overflow ? -ENOSPC : 0;
 }
 
-/* Options a job file may not set, and why. */
+/* Options refused with a reason of their own: the matrix's (a mistake,
+ * so say which flag to use) and the best-known ways out of the map. The
+ * allowlist below refuses everything else. */
 static const struct {
 	const char *key, *why;
 } refused[] = {
@@ -86,8 +88,15 @@ static const struct {
 	{ "filename_format", "would put files outside the map" },
 	{ "opendir", "would put files outside the map" },
 	{ "create_on_open", "would create files" },
+	{ "unlink", "would remove files" },
 	{ "exec_prerun", "runs a command" },
 	{ "exec_postrun", "runs a command" },
+	{ "trigger", "runs a command" },
+	{ "trigger_cmd", "runs a command" },
+	{ "trigger_remote_cmd", "runs a command" },
+	{ "read_iolog", "replays I/O from another file" },
+	{ "write_iolog", "writes a file outside the run" },
+	{ "ioscheduler", "changes the kernel's settings" },
 	{ "rw", "is the matrix's: use --rw" },
 	{ "readwrite", "is the matrix's: use --rw" },
 	{ "bs", "is the matrix's: use --bs" },
@@ -95,6 +104,58 @@ static const struct {
 	{ "iodepth", "is the matrix's: use --iodepth" },
 	{ "numjobs", "is the matrix's: use --numjobs" },
 };
+
+/* What a job file may set: an allowlist, because fio has hundreds of
+ * options and new ones that write files (write_iolog, verify_state_save,
+ * ioscheduler), run commands (exec_*, trigger*, ioengine=exec) or read
+ * other files (include, read_iolog) keep appearing. Everything here
+ * shapes the I/O on the one file fio is given, or how it is reported. */
+static const char *const allowed[] = {
+	"name", "description", "ioengine", "direct", "buffered", "size",
+	"io_size", "io_limit", "offset", "offset_increment", "offset_align",
+	"runtime", "time_based", "ramp_time", "startdelay", "number_ios",
+	"loops", "rwmixread", "rwmixwrite", "percentage_random",
+	"random_distribution", "randrepeat", "randseed", "norandommap",
+	"random_generator", "bssplit", "bsrange", "blockalign", "ba",
+	"bs_unaligned", "bs_is_seq_rand", "rate", "rate_iops", "rate_min",
+	"rate_iops_min", "rate_process", "rate_cycle", "thinktime",
+	"thinktime_blocks", "thinktime_spin", "iodepth_batch",
+	"iodepth_batch_submit", "iodepth_batch_complete",
+	"iodepth_batch_complete_min", "iodepth_batch_complete_max",
+	"iodepth_low", "io_submit_mode", "group_reporting", "stonewall",
+	"wait_for_previous", "new_group", "wait_for", "verify", "do_verify",
+	"verify_backlog", "verify_backlog_batch", "verify_pattern",
+	"verify_interval", "verify_offset", "verify_fatal", "verify_async",
+	"verify_only", "verifysort", "verify_header_seed", "fsync",
+	"fdatasync", "end_fsync", "fsync_on_close", "sync", "hipri",
+	"fixedbufs", "registerfiles", "sqthread_poll", "cpus_allowed",
+	"cpus_allowed_policy", "cpumask", "nice", "prio", "prioclass",
+	"zero_buffers", "refill_buffers", "scramble_buffers",
+	"buffer_compress_percentage", "buffer_compress_chunk",
+	"dedupe_percentage", "buffer_pattern", "unified_rw_reporting",
+	"lat_percentiles", "clat_percentiles", "slat_percentiles",
+	"percentile_list", "disable_lat", "disable_clat", "disable_slat",
+	"disable_bw_measurement", "gtod_reduce", "clocksource",
+	"continue_on_error", "ignore_error", "error_dump", "exitall",
+	"exitall_on_error", "kb_base", "unit_base", "invalidate",
+	"allow_mounted_write", "max_latency", "latency_target",
+	"latency_window", "latency_percentile", "userspace_reap",
+	"serialize_overlap", NULL,
+};
+
+/* The engines the harness knows how to read: no exec, external or
+ * network engine, which would run or reach something else. */
+static const char *const allowed_engines[] = {
+	"libaio", "io_uring", "psync", "sync", NULL,
+};
+
+static int in_list(const char *const *list, const char *s, size_t n)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && !strncmp(*list, s, n))
+			return 1;
+	return 0;
+}
 
 struct job_line {
 	int blank;		/* empty or comment */
@@ -161,7 +222,8 @@ static int check_line(const struct job_line *l, const char *origin,
 
 	if (l->blank || l->section)
 		return 0;
-	if (!strcmp(l->key, "include")) {
+	/* fio takes any line starting with "include" as one */
+	if (!strncmp(l->key, "include", 7)) {
 		snprintf(err, errlen, "%s:%u: 'include' is refused: slowpath "
 			 "checks one job file, give it the whole job", origin,
 			 lineno);
@@ -183,6 +245,20 @@ static int check_line(const struct job_line *l, const char *origin,
 				 l->key, refused[i].why);
 			return -EINVAL;
 		}
+	if (!in_list(allowed, l->key, strlen(l->key))) {
+		snprintf(err, errlen, "%s:%u: '%s' is not an option slowpath "
+			 "lets a job file set (docs/run.md lists them)", origin,
+			 lineno, l->key);
+		return -EINVAL;
+	}
+	if (!strcmp(l->key, "ioengine") &&
+	    !(l->value && in_list(allowed_engines, l->value, l->value_len))) {
+		snprintf(err, errlen, "%s:%u: ioengine=%.*s is refused: use "
+			 "libaio, io_uring, psync or sync", origin, lineno,
+			 l->value ? (int)l->value_len : 0,
+			 l->value ? l->value : "");
+		return -EINVAL;
+	}
 	return 0;
 }
 

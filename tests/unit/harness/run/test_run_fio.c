@@ -114,6 +114,20 @@ static void job_check_refuses_other_targets(void **state)
 		{ "[j]\niodepth=4\n", "use --iodepth" },
 		{ "[j]\nnumjobs=4\n", "use --numjobs" },
 		{ "[j\nruntime=4\n", "job.fio:1: '[j' is not a fio job line" },
+		/* each of these ran under fio 3.33 after the old denylist */
+		{ "includeX/some/path\n[j]\n", "job.fio:1: 'include' is refused" },
+		{ "[j]\nread_iolog=/etc/passwd\n", "job.fio:2: 'read_iolog'" },
+		{ "[j]\nwrite_iolog=/etc/x\n", "'write_iolog' writes a file" },
+		{ "[j]\nioengine=exec\nprogram=/bin/touch\n", "job.fio:2: ioengine=exec is refused" },
+		{ "[j]\nioengine=external:/tmp/x.so\n", "ioengine=external:/tmp/x.so" },
+		{ "[j]\nioengine\n", "ioengine= is refused" },
+		{ "[j]\nprogram=/bin/touch\n", "job.fio:2: 'program' is not an option" },
+		{ "[j]\nwrite_bw_log=/tmp/bw\n", "'write_bw_log' is not an option" },
+		{ "[j]\nlog_avg_msec=100\n", "'log_avg_msec' is not an option" },
+		{ "[j]\nverify_state_save=1\n", "'verify_state_save' is not an option" },
+		{ "[j]\nioscheduler=none\n", "'ioscheduler' changes" },
+		{ "[j]\ntrigger=/tmp/t\n", "'trigger' runs a command" },
+		{ "[j]\ncgroup=x\n", "'cgroup' is not an option" },
 		{ "[j]\n=4\n", "job.fio:2" },
 	};
 	char err[SP_RUN_ERRLEN];
@@ -131,7 +145,8 @@ static void job_check_refuses_other_targets(void **state)
 	/* the map itself, comments and other options are fine */
 	assert_int_equal(sp_run_job_check("; mine\n# also\n[global]\n"
 					  "randrepeat=0\n[j]\nfilename=" DEV
-					  "\nrwmixread=70\nnorandommap\n",
+					  "\nrwmixread=70\nnorandommap\n"
+					  "ioengine=io_uring\nverify=crc32c\n",
 					  "job.fio", DEV, err, sizeof(err)), 0);
 	assert_int_equal(sp_run_job_check("", "job.fio", DEV, err, sizeof(err)),
 			 0);
