@@ -56,9 +56,12 @@ fi
 
 SLOWPATH=${SLOWPATH:-${BUILD:-build}/slowpath}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" /dev/shm/slowpath-bench.$$' EXIT
+# a name no one else can have placed there first (a symlink at a
+# predictable /dev/shm name would have had root's fio write through it)
+shmdir=$(mktemp -d /dev/shm/slowpath-bench.XXXXXX)
+trap 'rm -rf "$tmp" "$shmdir"' EXIT
 echo "native reference: psync 4k randread on a tmpfs file, ${RUNTIME}s"
-read -r n_iops n_lat < <(fio_terse native --filename=/dev/shm/slowpath-bench.$$ \
+read -r n_iops n_lat < <(fio_terse native --filename="$shmdir/file" \
 	--size=64M --ioengine=psync)
 echo "  native   qd1  $n_iops IOPS  mean latency $n_lat us"
 for cpus in 1 2; do
