@@ -68,11 +68,16 @@ static int store(const struct sp_opt *opt, void *dst, size_t offset,
 		*(double *)field = dbl;
 		return 0;
 	case SP_OPT_DURATION:
+	case SP_OPT_DELAY:
 		ret = sp_parse_duration_ns(value, &i64);
 		if (ret)
 			return bad_value(opt, value, ret,
 					 "want a time such as 500us, 1ms or 2s",
 					 err, errlen);
+		if (opt->type == SP_OPT_DELAY && i64 > SP_DELAY_MAX_NS)
+			return bad_value(opt, value, -ERANGE,
+					 "must be at most 60s, the most one "
+					 "command may be held", err, errlen);
 		*(int64_t *)field = i64;
 		return 0;
 	case SP_OPT_SIZE:

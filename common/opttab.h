@@ -12,6 +12,7 @@ enum sp_opt_type {
 	SP_OPT_INT,		/* int64_t within [min, max] */
 	SP_OPT_DOUBLE,		/* double within [min, max] */
 	SP_OPT_DURATION,	/* int64_t ns, see sp_parse_duration_ns */
+	SP_OPT_DELAY,		/* a duration within [0, SP_DELAY_MAX_NS] */
 	SP_OPT_SIZE,		/* uint64_t bytes */
 	SP_OPT_BOOL,		/* int; a flag with no value sets it to 1 */
 	SP_OPT_ENUM,		/* int index into choices */

@@ -1,5 +1,6 @@
 #include "common/units.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -89,7 +90,8 @@ int sp_parse_size_bytes(const char *text, uint64_t *out_bytes)
 	const char *unit;
 	int shift = 0;
 
-	if (!text || !*text || *text == '-')
+	/* strtoull skips blanks and takes a sign: " -1" would be 2^64-1 */
+	if (!text || !isdigit((unsigned char)*text))
 		return -EINVAL;
 	errno = 0;
 	value = strtoull(text, &end, 10);

@@ -8,6 +8,11 @@
 #define SP_NSEC_PER_MSEC 1000000LL
 #define SP_NSEC_PER_SEC  1000000000LL
 
+/* The most any one command may be held, by the store, by netem or by
+ * both: one bound for every parser, the CLI and the store's sampler,
+ * so no topology, jitter draw or `delay set` can park I/O for hours. */
+#define SP_DELAY_MAX_NS (60 * SP_NSEC_PER_SEC)
+
 /* "500us", "1.5ms", "2s", "750ns"; a bare "0" is allowed, other bare
  * numbers are not, because their unit would be a guess. 0 or -EINVAL/-ERANGE. */
 int sp_parse_duration_ns(const char *text, int64_t *out_ns);

@@ -26,7 +26,7 @@ static const struct sp_opt sample_table[] = {
 	  .offset = offsetof(struct sample_opts, read_delay_ns),
 	  .also_offset = offsetof(struct sample_opts, write_delay_ns),
 	  .help = "both directions" },
-	{ .name = "read_delay", .type = SP_OPT_DURATION, .def = "1ms",
+	{ .name = "read_delay", .type = SP_OPT_DELAY, .def = "1ms",
 	  .offset = offsetof(struct sample_opts, read_delay_ns) },
 	{ .name = "write_delay", .type = SP_OPT_DURATION, .def = "2ms",
 	  .offset = offsetof(struct sample_opts, write_delay_ns) },
@@ -85,6 +85,9 @@ static void each_bad_form_names_option_and_value(void **state)
 		{ "qd=0", -ERANGE, "'0' for option 'qd'" },
 		{ "qd=many", -EINVAL, "'many' for option 'qd'" },
 		{ "delay=5", -EINVAL, "'5' for option 'delay'" },
+		/* about 146 years passed every parser before the bound */
+		{ "read_delay=4611686018s", -ERANGE, "at most 60s" },
+		{ "read_delay=60001ms", -ERANGE, "'60001ms' for option 'read_delay'" },
 		{ "bs=4q", -EINVAL, "'4q' for option 'bs'" },
 		{ "frac=2", -ERANGE, "'2' for option 'frac'" },
 		{ "dist=gauss", -EINVAL, "uniform|normal|pareto" },

@@ -56,6 +56,10 @@ static void sizes_use_binary_multiples(void **state)
 	assert_int_equal(bytes, 512);
 	assert_true(sp_parse_size_bytes("4x", &bytes) < 0);
 	assert_true(sp_parse_size_bytes("-4k", &bytes) < 0);
+	/* strtoull would skip the blank and wrap the sign to 2^64-1 */
+	assert_true(sp_parse_size_bytes(" -1", &bytes) < 0);
+	assert_true(sp_parse_size_bytes("+4k", &bytes) < 0);
+	assert_true(sp_parse_size_bytes(" 4k", &bytes) < 0);
 	assert_true(sp_parse_size_bytes("k", &bytes) < 0);
 	assert_int_equal(sp_parse_size_bytes("99999999999999T", &bytes), -ERANGE);
 }
