@@ -23,9 +23,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 		echo "make deps: these packages are missing and installing them needs root: ${missing[*]}" >&2
 		exit 2
 	fi
-	echo "make deps: installing ${missing[*]}"
+	# apt's and dpkg's hundreds of progress lines go to a log; the
+	# terminal gets one line per step, and the log's path on failure
+	mkdir -p build
+	log=$(realpath -m build/deps-apt.log)
+	: >"$log"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
+	echo "make deps: apt-get update (log: $log)"
+	apt-get update -q >>"$log" 2>&1 || { echo "make deps: apt-get update failed; see $log" >&2; exit 2; }
+	echo "make deps: installing ${#missing[@]} packages: ${missing[*]}"
 	# Daemons are started by slowpath itself, with its own sockets and
 	# ports; keep the packages' services from starting on install.
 	policy=/usr/sbin/policy-rc.d
@@ -36,10 +42,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 		created_policy=1
 	fi
 	rc=0
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" || rc=$?
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$log" 2>&1 || rc=$?
 	[ -n "$created_policy" ] && rm -f "$policy"
-	[ "$rc" -eq 0 ] || { echo "make deps: apt-get install failed" >&2; exit 2; }
+	[ "$rc" -eq 0 ] || { echo "make deps: apt-get install failed; the last lines of $log:" >&2; tail -n 15 "$log" >&2; exit 2; }
 fi
 
+echo "make deps: tgt's source for its headers"
 bash mk/tgt-source.sh
 echo "make deps: everything slowpath needs is installed"
