@@ -45,7 +45,7 @@ int sp_plot_shares_data(FILE *out, const struct sp_case_pair *p)
 		sp_selector_short(p->a->selector), sp_selector_short(p->b->selector));
 	for (i = 0; i < cmp.n_paths; i++)
 		fprintf(out, "%s%s %.3f %.3f\n", p->a->path[i].name,
-			p->a->slow[i] || p->b->slow[i] ? "(slow)" : "",
+			cmp.slow[i] ? "(slow)" : "",
 			100 * cmp.share_a[i], 100 * cmp.share_b[i]);
 	return ferror(out) ? -EIO : 0;
 }
