@@ -50,4 +50,18 @@ static void filled_case(struct sp_case_result *c, const char *selector)
 	free(f);
 }
 
+/* ST and HST at the same point; with shifted, HST has moved 10000
+ * reads off the slow path onto the first and doubled its IOPS. */
+static void filled_pair(struct sp_case_result *st, struct sp_case_result *hst,
+			int shifted)
+{
+	filled_case(st, "service-time");
+	filled_case(hst, "historical-service-time");
+	if (!shifted)
+		return;
+	hst->path[0].v[SP_DS_READS] += 10000;
+	hst->path[2].v[SP_DS_READS] -= 10000;
+	hst->fio.dir[SP_FIO_READ].iops *= 2;
+}
+
 #endif

@@ -29,11 +29,7 @@ static void compare_measures_the_shift(void **state)
 	struct sp_comparison cmp;
 
 	(void)state;
-	filled_case(&st, "service-time");
-	filled_case(&hst, "historical-service-time");
-	hst.path[0].v[SP_DS_READS] += 10000;
-	hst.path[2].v[SP_DS_READS] -= 10000;
-	hst.fio.dir[SP_FIO_READ].iops *= 2;
+	filled_pair(&st, &hst, 1);
 	assert_int_equal(sp_compare(&p, &cmp), 0);
 	assert_int_equal(cmp.n_paths, 3);
 	assert_float_equal(cmp.slow_share_a, 42677.0 / 128030.0, 1e-9);
@@ -55,8 +51,7 @@ static void compare_takes_the_summary_service_times(void **state)
 	size_t i;
 
 	(void)state;
-	filled_case(&st, "service-time");
-	filled_case(&hst, "historical-service-time");
+	filled_pair(&st, &hst, 0);
 	hst.path[1].v[SP_DS_WRITES] = 100;
 	hst.path[1].v[SP_DS_WTICKS] = 900;
 	st.slow[2] = 0;
@@ -85,8 +80,7 @@ static void compare_refuses_different_paths(void **state)
 	struct sp_comparison cmp;
 
 	(void)state;
-	filled_case(&st, "service-time");
-	filled_case(&hst, "historical-service-time");
+	filled_pair(&st, &hst, 0);
 	strcpy(hst.path[1].name, "sdx");
 	assert_int_equal(sp_compare(&p, &cmp), -EINVAL);
 	assert_non_null(strstr(last_err, "sdx"));
@@ -103,8 +97,7 @@ static void compare_refuses_a_case_without_io(void **state)
 	size_t i;
 
 	(void)state;
-	filled_case(&st, "service-time");
-	filled_case(&hst, "historical-service-time");
+	filled_pair(&st, &hst, 0);
 	hst.iodepth = 8;	/* the message names the idle case */
 	for (i = 0; i < hst.n_paths; i++)
 		hst.path[i].v[SP_DS_READS] = 0;

@@ -267,11 +267,7 @@ static void compare_shows_the_shift(void **state)
 	char *out;
 
 	(void)state;
-	filled_case(&st, "service-time");
-	filled_case(&hst, "historical-service-time");
-	hst.path[0].v[SP_DS_READS] += 10000;
-	hst.path[2].v[SP_DS_READS] -= 10000;
-	hst.fio.dir[SP_FIO_READ].iops *= 2;
+	filled_pair(&st, &hst, 1);
 	/* the numbers themselves: measure/test_compare.c */
 	out = render_to_string(compare_fn, SP_FMT_TEXT, &p);
 	assert_non_null(strstr(out, "service-time vs historical-service-time"));
