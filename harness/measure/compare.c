@@ -102,3 +102,35 @@ size_t sp_pair_cases(const struct sp_case_result *cases, size_t n,
 	}
 	return found;
 }
+
+int sp_pair_same_series(const struct sp_case_pair *x,
+			const struct sp_case_pair *y)
+{
+	return !strcmp(x->a->topology, y->a->topology) &&
+	       !strcmp(x->a->rw, y->a->rw) && x->a->bs == y->a->bs &&
+	       x->a->numjobs == y->a->numjobs;
+}
+
+int sp_pair_first_of_series(const struct sp_case_pair *pairs, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (sp_pair_same_series(&pairs[j], &pairs[i]))
+			return 0;
+	return 1;
+}
+
+size_t sp_pair_series_next(const struct sp_case_pair *pairs, size_t n,
+			   size_t first, int after)
+{
+	size_t i, best = n;
+
+	/* a scan per step: a run has a handful of iodepths */
+	for (i = 0; i < n; i++)
+		if (sp_pair_same_series(&pairs[i], &pairs[first]) &&
+		    pairs[i].a->iodepth > after &&
+		    (best == n || pairs[i].a->iodepth < pairs[best].a->iodepth))
+			best = i;
+	return best;
+}

@@ -43,4 +43,16 @@ size_t sp_pair_cases(const struct sp_case_result *cases, size_t n,
 		     const char *base, const char *other,
 		     struct sp_case_pair *pairs);
 
+/* A series is the pairs at one topology, rw, bs and numjobs: one line
+ * of latency against iodepth. */
+int sp_pair_same_series(const struct sp_case_pair *x,
+			const struct sp_case_pair *y);
+/* Whether no pair before pairs[i] is of its series. */
+int sp_pair_first_of_series(const struct sp_case_pair *pairs, size_t i);
+/* The pair of pairs[first]'s series with the least iodepth above
+ * after (0 for the first), or n when there is none: walks a series by
+ * increasing iodepth. */
+size_t sp_pair_series_next(const struct sp_case_pair *pairs, size_t n,
+			   size_t first, int after);
+
 #endif

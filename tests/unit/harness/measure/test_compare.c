@@ -152,6 +152,39 @@ static void pairing_matches_points(void **state)
 	assert_ptr_equal(pairs[0].b, &c[1]);
 }
 
+/* Latency plots walk one series (topology, rw, bs, numjobs) by
+ * increasing iodepth, whatever order the pairs came in. */
+static void series_walk_by_iodepth(void **state)
+{
+	static const int qd[] = { 32, 1, 8, 1, 2 };
+	struct sp_case_result c[5][2];
+	struct sp_case_pair pairs[5];
+	size_t i, order[5], k = 0;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		filled_pair(&c[i][0], &c[i][1], 0);
+		c[i][0].iodepth = c[i][1].iodepth = qd[i];
+		pairs[i] = (struct sp_case_pair){ &c[i][0], &c[i][1] };
+	}
+	c[3][0].numjobs = c[3][1].numjobs = 4;	/* a series of its own */
+	assert_true(sp_pair_same_series(&pairs[0], &pairs[4]));
+	assert_false(sp_pair_same_series(&pairs[1], &pairs[3]));
+	assert_true(sp_pair_first_of_series(pairs, 0));
+	assert_false(sp_pair_first_of_series(pairs, 2));
+	assert_true(sp_pair_first_of_series(pairs, 3));
+	for (i = sp_pair_series_next(pairs, 5, 2, 0); i < 5;
+	     i = sp_pair_series_next(pairs, 5, 2, pairs[i].a->iodepth))
+		order[k++] = i;
+	assert_int_equal(k, 4);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(order[1], 4);
+	assert_int_equal(order[2], 2);
+	assert_int_equal(order[3], 0);
+	assert_int_equal(sp_pair_series_next(pairs, 5, 3, 0), 3);
+	assert_int_equal(sp_pair_series_next(pairs, 5, 3, 1), 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +194,7 @@ int main(void)
 		cmocka_unit_test_setup(compare_refuses_a_case_without_io, setup),
 		cmocka_unit_test_setup(latency_weighs_both_directions, setup),
 		cmocka_unit_test_setup(pairing_matches_points, setup),
+		cmocka_unit_test_setup(series_walk_by_iodepth, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
