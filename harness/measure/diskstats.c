@@ -221,6 +221,8 @@ int sp_diskstats_summarise(const struct sp_diskstat *delta, size_t n,
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].rsvc_ms = mean_ms(delta[i].v[SP_DS_RTICKS], rd[i]);
 		out[i].wsvc_ms = mean_ms(delta[i].v[SP_DS_WTICKS], wr[i]);
+		out[i].svc_ms = mean_ms(delta[i].v[SP_DS_RTICKS] +
+					delta[i].v[SP_DS_WTICKS], all[i]);
 	}
 	/* sp_shares refuses an all-zero spread; that is a direction nobody
 	 * used here, whose shares stay 0. */

@@ -59,6 +59,7 @@ struct sp_path_summary {
 	double share_ios;	/* (reads + writes) / all paths' */
 	double share_reads, share_writes;
 	double rsvc_ms, wsvc_ms;	/* tRed/reads, tWrit/writes; <0: none */
+	double svc_ms;			/* both directions' ticks per I/O */
 };
 
 /* Shares are 0 in a direction no path saw I/O in. */

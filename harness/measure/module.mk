@@ -5,3 +5,5 @@ LIB_SRCS += harness/measure/diskstats.c harness/measure/fio_json.c \
 UNIT_TESTS += tests/unit/harness/measure/test_shares.c \
 	      tests/unit/harness/measure/test_diskstats.c \
 	      tests/unit/harness/measure/test_fio_json.c
+LIB_SRCS += harness/measure/compare.c
+UNIT_TESTS += tests/unit/harness/measure/test_compare.c

@@ -1,14 +1,10 @@
 #include "harness/report/render.h"
 
-#include "common/log.h"
-#include "harness/measure/shares.h"
-
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* The seed's columns, in its order, then what we derive from them. */
 static const enum sp_ds_field seed_cols[] = {
@@ -46,31 +42,6 @@ static const char *fmt_pct(char *buf, double fraction)
 static const char *fmt_us(char *buf, double us)
 {
 	return us < 0 ? "-" : fmt_cell(buf, "%.1f", us);
-}
-
-static double svc_ms(const struct sp_diskstat *d)
-{
-	uint64_t ios = d->v[SP_DS_READS] + d->v[SP_DS_WRITES];
-
-	return ios ? (double)(d->v[SP_DS_RTICKS] + d->v[SP_DS_WTICKS]) /
-		     (double)ios : -1.0;
-}
-
-void sp_case_latency(const struct sp_case_result *c,
-		     struct sp_case_latency *out)
-{
-	const struct sp_fio_dir *r = &c->fio.dir[SP_FIO_READ];
-	const struct sp_fio_dir *w = &c->fio.dir[SP_FIO_WRITE];
-	uint64_t ios = r->ios + w->ios;
-
-	out->iops = r->iops + w->iops;
-	out->mean_us = ios ? (r->clat_mean_us * (double)r->ios +
-			      w->clat_mean_us * (double)w->ios) / (double)ios : -1.0;
-	out->p99_us = -1.0;
-	if (r->ios && r->clat_p99_us > out->p99_us)
-		out->p99_us = r->clat_p99_us;
-	if (w->ios && w->clat_p99_us > out->p99_us)
-		out->p99_us = w->clat_p99_us;
 }
 
 static void heading(FILE *out, enum sp_format fmt, const char *prefix,
@@ -130,13 +101,16 @@ static void path_cols(struct sp_table *t, int with_key)
 static int path_rows(struct sp_table *t, const struct sp_case_result *c,
 		     int with_key)
 {
-	struct sp_path_summary sum[SP_CASE_MAX_PATHS];
+	/* the map's service times come last; its share is not shown */
+	struct sp_path_summary sum[SP_CASE_MAX_PATHS + 1];
 	const char *cells[SP_TABLE_MAX_COLS];
 	cellbuf b[SP_TABLE_MAX_COLS];
 	size_t p, i, k;
 	int ret;
 
 	ret = sp_diskstats_summarise(c->path, c->n_paths, sum);
+	if (!ret && c->has_map)
+		ret = sp_diskstats_summarise(&c->map, 1, &sum[c->n_paths]);
 	if (ret)
 		return ret;
 	for (p = 0; p <= c->n_paths && !ret; p++) {
@@ -157,13 +131,11 @@ static int path_rows(struct sp_table *t, const struct sp_case_result *c,
 			   fmt_cell(b[k], "%.4f", sum[p].share_ios) :
 			   fmt_pct(b[k], sum[p].share_ios);
 		k++;
-		cells[k] = fmt_ms(b[k], svc_ms(d));
+		cells[k] = fmt_ms(b[k], sum[p].svc_ms);
 		k++;
-		cells[k] = fmt_ms(b[k], d->v[SP_DS_READS] ? (double)d->v[SP_DS_RTICKS] /
-				  (double)d->v[SP_DS_READS] : -1.0);
+		cells[k] = fmt_ms(b[k], sum[p].rsvc_ms);
 		k++;
-		cells[k] = fmt_ms(b[k], d->v[SP_DS_WRITES] ? (double)d->v[SP_DS_WTICKS] /
-				  (double)d->v[SP_DS_WRITES] : -1.0);
+		cells[k] = fmt_ms(b[k], sum[p].wsvc_ms);
 		k++;
 		cells[k++] = is_map ? "map" : c->slow[p] ? "yes" : "";
 		ret = sp_table_row(t, cells);
@@ -229,70 +201,6 @@ int sp_render_case(FILE *out, enum sp_format fmt,
 	return ret;
 }
 
-int sp_compare(const struct sp_case_pair *p, struct sp_comparison *out)
-{
-	uint64_t ia[SP_CASE_MAX_PATHS], ib[SP_CASE_MAX_PATHS];
-	size_t i, n = p->a->n_paths;
-
-	memset(out, 0, sizeof(*out));
-	if (n != p->b->n_paths) {
-		sp_err("%s vs %s: %zu paths against %zu", p->a->selector,
-		       p->b->selector, n, p->b->n_paths);
-		return -EINVAL;
-	}
-	for (i = 0; i < n; i++) {
-		if (strcmp(p->a->path[i].name, p->b->path[i].name)) {
-			sp_err("%s vs %s: path %zu is %s in one, %s in the other",
-			       p->a->selector, p->b->selector, i,
-			       p->a->path[i].name, p->b->path[i].name);
-			return -EINVAL;
-		}
-		ia[i] = p->a->path[i].v[SP_DS_READS] + p->a->path[i].v[SP_DS_WRITES];
-		ib[i] = p->b->path[i].v[SP_DS_READS] + p->b->path[i].v[SP_DS_WRITES];
-	}
-	if (sp_shares(ia, n, out->share_a) || sp_shares(ib, n, out->share_b)) {
-		sp_err("%s %s qd%d: a case with no I/O on any path",
-		       p->a->topology, p->a->rw, p->a->iodepth);
-		return -EINVAL;
-	}
-	out->n_paths = n;
-	/* a path is slow if the topology said so in either case */
-	{
-		int slow[SP_CASE_MAX_PATHS];
-
-		for (i = 0; i < n; i++)
-			slow[i] = p->a->slow[i] || p->b->slow[i];
-		out->slow_share_a = sp_share_of(out->share_a, slow, n);
-		out->slow_share_b = sp_share_of(out->share_b, slow, n);
-	}
-	out->tv = sp_total_variation(out->share_a, out->share_b, n);
-	sp_case_latency(p->a, &out->lat_a);
-	sp_case_latency(p->b, &out->lat_b);
-	return 0;
-}
-
-size_t sp_pair_cases(const struct sp_case_result *cases, size_t n,
-		     const char *base, const char *other,
-		     struct sp_case_pair *pairs)
-{
-	const char *sb = sp_selector_short(base), *so = sp_selector_short(other);
-	size_t i, j, found = 0;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(sp_selector_short(cases[i].selector), sb))
-			continue;
-		for (j = 0; j < n; j++) {
-			if (!strcmp(sp_selector_short(cases[j].selector), so) &&
-			    sp_case_same_point(&cases[i], &cases[j])) {
-				pairs[found].a = &cases[i];
-				pairs[found++].b = &cases[j];
-				break;
-			}
-		}
-	}
-	return found;
-}
-
 static const char *fmt_diff(char *buf, double a, double b, const char *unit)
 {
 	if (a < 0 || b < 0)
@@ -331,13 +239,13 @@ static int compare_tables(const struct sp_case_pair *p,
 	sp_table_col(paths, hb[1]);
 	for (i = 0; i < cmp->n_paths && !ret; i++) {
 		cells[0] = p->a->path[i].name;
-		cells[1] = p->a->slow[i] || p->b->slow[i] ? "yes" : "";
+		cells[1] = cmp->slow[i] ? "yes" : "";
 		cells[2] = fmt_pct(b[2], cmp->share_a[i]);
 		cells[3] = fmt_pct(b[3], cmp->share_b[i]);
 		cells[4] = fmt_diff(b[4], 100 * cmp->share_a[i],
 				    100 * cmp->share_b[i], "pp");
-		cells[5] = fmt_ms(b[5], svc_ms(&p->a->path[i]));
-		cells[6] = fmt_ms(b[6], svc_ms(&p->b->path[i]));
+		cells[5] = fmt_ms(b[5], cmp->svc_ms_a[i]);
+		cells[6] = fmt_ms(b[6], cmp->svc_ms_b[i]);
 		ret = sp_table_row(paths, cells);
 	}
 	snprintf(ha[2], sizeof(ha[2]), ">%s", sa);
@@ -395,12 +303,11 @@ static json_object *compare_json(const struct sp_case_pair *p,
 		json_object *x = json_object_new_object();
 
 		json_object_object_add(x, "name", json_object_new_string(p->a->path[i].name));
-		json_object_object_add(x, "slow", json_object_new_boolean(
-			p->a->slow[i] || p->b->slow[i]));
+		json_object_object_add(x, "slow", json_object_new_boolean(cmp->slow[i]));
 		json_object_object_add(x, "share_a", json_object_new_double(cmp->share_a[i]));
 		json_object_object_add(x, "share_b", json_object_new_double(cmp->share_b[i]));
-		json_object_object_add(x, "svc_ms_a", json_object_new_double(svc_ms(&p->a->path[i])));
-		json_object_object_add(x, "svc_ms_b", json_object_new_double(svc_ms(&p->b->path[i])));
+		json_object_object_add(x, "svc_ms_a", json_object_new_double(cmp->svc_ms_a[i]));
+		json_object_object_add(x, "svc_ms_b", json_object_new_double(cmp->svc_ms_b[i]));
 		json_object_array_add(paths, x);
 	}
 	json_object_object_add(o, "paths", paths);

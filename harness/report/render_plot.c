@@ -45,58 +45,30 @@ int sp_plot_shares_data(FILE *out, const struct sp_case_pair *p)
 		sp_selector_short(p->a->selector), sp_selector_short(p->b->selector));
 	for (i = 0; i < cmp.n_paths; i++)
 		fprintf(out, "%s%s %.3f %.3f\n", p->a->path[i].name,
-			p->a->slow[i] || p->b->slow[i] ? "(slow)" : "",
+			cmp.slow[i] ? "(slow)" : "",
 			100 * cmp.share_a[i], 100 * cmp.share_b[i]);
 	return ferror(out) ? -EIO : 0;
-}
-
-static int same_series(const struct sp_case_pair *x, const struct sp_case_pair *y)
-{
-	return !strcmp(x->a->topology, y->a->topology) &&
-	       !strcmp(x->a->rw, y->a->rw) && x->a->bs == y->a->bs &&
-	       x->a->numjobs == y->a->numjobs;
 }
 
 int sp_plot_latency_data(FILE *out, const struct sp_case_pair *pairs,
 			 size_t n, size_t first)
 {
-	int last = 0;
-	size_t i, best;
+	struct sp_case_latency la, lb;
+	size_t i;
 
 	fprintf(out, "# iodepth mean_%s p99_%s mean_%s p99_%s (us)\n",
 		sp_selector_short(pairs[first].a->selector),
 		sp_selector_short(pairs[first].a->selector),
 		sp_selector_short(pairs[first].b->selector),
 		sp_selector_short(pairs[first].b->selector));
-	/* selection by increasing iodepth: a run has a handful of them */
-	for (;;) {
-		struct sp_case_latency la, lb;
-
-		best = n;
-		for (i = 0; i < n; i++)
-			if (same_series(&pairs[i], &pairs[first]) &&
-			    pairs[i].a->iodepth > last &&
-			    (best == n || pairs[i].a->iodepth < pairs[best].a->iodepth))
-				best = i;
-		if (best == n)
-			break;
-		last = pairs[best].a->iodepth;
-		sp_case_latency(pairs[best].a, &la);
-		sp_case_latency(pairs[best].b, &lb);
-		fprintf(out, "%d %.3f %.3f %.3f %.3f\n", last, la.mean_us,
-			la.p99_us, lb.mean_us, lb.p99_us);
+	for (i = sp_pair_series_next(pairs, n, first, 0); i < n;
+	     i = sp_pair_series_next(pairs, n, first, pairs[i].a->iodepth)) {
+		sp_case_latency(pairs[i].a, &la);
+		sp_case_latency(pairs[i].b, &lb);
+		fprintf(out, "%d %.3f %.3f %.3f %.3f\n", pairs[i].a->iodepth,
+			la.mean_us, la.p99_us, lb.mean_us, lb.p99_us);
 	}
 	return ferror(out) ? -EIO : 0;
-}
-
-static int first_of_series(const struct sp_case_pair *pairs, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < i; j++)
-		if (same_series(&pairs[j], &pairs[i]))
-			return 0;
-	return 1;
 }
 
 static const char *const terminals[][2] = {
@@ -134,7 +106,7 @@ int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n)
 		const char *sa = sp_selector_short(pairs[i].a->selector);
 		const char *sb = sp_selector_short(pairs[i].b->selector);
 
-		if (!first_of_series(pairs, i))
+		if (!sp_pair_first_of_series(pairs, i))
 			continue;
 		sp_case_bs_text(pairs[i].a->bs, bs, sizeof(bs));
 		ret = sp_plot_latency_name(&pairs[i], name, sizeof(name));
@@ -202,7 +174,7 @@ int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 			ret = -EIO;
 		if (!ret)
 			ret = close_out(f, sp_plot_shares_data(f, &pairs[i]));
-		if (ret || !first_of_series(pairs, i))
+		if (ret || !sp_pair_first_of_series(pairs, i))
 			continue;
 		ret = sp_plot_latency_name(&pairs[i], name, sizeof(name));
 		if (!ret && !(f = open_in(dir, "latency-", name, ".dat")))

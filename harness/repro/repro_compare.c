@@ -17,8 +17,8 @@ int sp_repro_compare(const struct sp_ref_case *published,
 		     const struct sp_case_result *measured,
 		     struct sp_repro_row *row)
 {
-	uint64_t ios[SP_REF_MAX_PATHS];
-	int slow[SP_REF_MAX_PATHS];
+	struct sp_path_summary sum[SP_REF_MAX_PATHS];
+	int slow[SP_REF_MAX_PATHS], read = rw_is_read(measured->rw), any = 0;
 	size_t i;
 	int ret;
 
@@ -34,15 +34,21 @@ int sp_repro_compare(const struct sp_ref_case *published,
 	ret = sp_ref_shares(published, row->published_share);
 	if (ret)
 		return ret;
-	for (i = 0; i < row->n_paths; i++)
-		ios[i] = measured->path[i].v[rw_is_read(measured->rw) ?
-					     SP_DS_READS : SP_DS_WRITES];
-	ret = sp_shares(ios, row->n_paths, row->measured_share);
-	if (ret) {
+	/* the shares the per-case tables show, in the run's direction; a
+	 * direction no path used is left at 0 there */
+	ret = sp_diskstats_summarise(measured->path, row->n_paths, sum);
+	if (ret)
+		return ret;
+	for (i = 0; i < row->n_paths; i++) {
+		row->measured_share[i] = read ? sum[i].share_reads :
+						sum[i].share_writes;
+		any |= row->measured_share[i] > 0;
+	}
+	if (!any) {
 		sp_err("%s %s qd%d %s: no path did any I/O in the run's direction",
 		       measured->topology, measured->rw, measured->iodepth,
 		       measured->selector);
-		return ret;
+		return -EINVAL;
 	}
 	row->tvd = sp_total_variation(row->published_share,
 				      row->measured_share, row->n_paths);

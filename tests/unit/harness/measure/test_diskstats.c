@@ -159,6 +159,7 @@ static void seed_read_run_has_no_write_time(void **state)
 	assert_int_equal(sp_diskstats_summarise(delta, 3, sum), 0);
 	assert_float_equal(sum[0].rsvc_ms, 59032.0 / 42676.0, 1e-9);
 	assert_true(sum[0].wsvc_ms < 0);	/* no writes: no mean */
+	assert_float_equal(sum[0].svc_ms, 59032.0 / 42676.0, 1e-9);
 	assert_float_equal(sum[1].share_ios, 42677.0 / 128030.0, 1e-9);
 	assert_float_equal(sum[1].share_writes, 0, 0);
 	free(a);
@@ -210,6 +211,9 @@ static void old_kernel_dump_summarises(void **state)
 	assert_int_equal(sp_diskstats_summarise(d, 2, s), 0);
 	assert_float_equal(s[0].share_writes, 1.0, 1e-12);
 	assert_float_equal(s[0].wsvc_ms, 7.0 / 5.0, 1e-12);
+	/* both directions together: ticks and I/Os summed, not the means */
+	assert_float_equal(s[0].svc_ms, (double)(d[0].v[SP_DS_RTICKS] + 7) /
+			   (double)(d[0].v[SP_DS_READS] + 5), 1e-12);
 	assert_float_equal(s[0].share_ios + s[1].share_ios, 1.0, 1e-12);
 	free(text);
 }

@@ -18,45 +18,7 @@
 
 /* errors and warnings */
 #include "tests/unit/log_capture.h"
-
-static char *read_fixture(const char *rel)
-{
-	const char *src = getenv("SRCDIR");
-	char path[1024];
-	char *text = NULL;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", src ? src : ".", rel);
-	assert_int_equal(sp_read_text_file(path, &text, NULL), 0);
-	return text;
-}
-
-/* A case as `run` would build it: names and marks, then sp_case_fill
- * on the seed-shaped snapshots and fio's (hand-made disk_util) JSON. */
-static void filled_case(struct sp_case_result *c, const char *selector)
-{
-	char *b = read_fixture("diskstats/seed-randread-before.txt");
-	char *a = read_fixture("diskstats/seed-randread-after.txt");
-	char *f = read_fixture("fio/handmade-dm-disk-util.json");
-
-	memset(c, 0, sizeof(*c));
-	strcpy(c->topology, "three");
-	strcpy(c->selector, selector);
-	strcpy(c->rw, "randread");
-	c->bs = 4096;
-	c->iodepth = 1;
-	c->numjobs = 1;
-	c->n_paths = 3;
-	strcpy(c->path[0].name, "sda");
-	strcpy(c->path[1].name, "sdb");
-	strcpy(c->path[2].name, "sdc");
-	c->slow[2] = 1;
-	c->has_map = 1;
-	strcpy(c->map.name, "dm-0");
-	assert_int_equal(sp_case_fill(c, b, a, f), 0);
-	free(a);
-	free(b);
-	free(f);
-}
+#include "tests/unit/harness/measure/case_fixture.h"
 
 static int setup(void **state)
 {
@@ -302,19 +264,11 @@ static void compare_shows_the_shift(void **state)
 {
 	struct sp_case_result st, hst;
 	struct sp_case_pair p = { &st, &hst };
-	struct sp_comparison cmp;
 	char *out;
 
 	(void)state;
-	filled_case(&st, "service-time");
-	filled_case(&hst, "historical-service-time");
-	hst.path[0].v[SP_DS_READS] += 10000;
-	hst.path[2].v[SP_DS_READS] -= 10000;
-	hst.fio.dir[SP_FIO_READ].iops *= 2;
-	assert_int_equal(sp_compare(&p, &cmp), 0);
-	assert_float_equal(cmp.slow_share_a, 42677.0 / 128030.0, 1e-9);
-	assert_float_equal(cmp.slow_share_b, 32677.0 / 128030.0, 1e-9);
-	assert_float_equal(cmp.tv, 10000.0 / 128030.0, 1e-9);
+	filled_pair(&st, &hst, 1);
+	/* the numbers themselves: measure/test_compare.c */
 	out = render_to_string(compare_fn, SP_FMT_TEXT, &p);
 	assert_non_null(strstr(out, "service-time vs historical-service-time"));
 	assert_non_null(strstr(out, "share st"));
@@ -324,38 +278,6 @@ static void compare_shows_the_shift(void **state)
 	out = render_to_string(compare_fn, SP_FMT_CSV, &p);
 	assert_non_null(strstr(out, "three,randread,4096,1,1,service-time,historical-service-time,0.3333,0.2552,0.0781,"));
 	free(out);
-}
-
-static void compare_refuses_different_paths(void **state)
-{
-	struct sp_case_result st, hst;
-	struct sp_case_pair p = { &st, &hst };
-	struct sp_comparison cmp;
-
-	(void)state;
-	filled_case(&st, "service-time");
-	filled_case(&hst, "historical-service-time");
-	strcpy(hst.path[1].name, "sdx");
-	assert_int_equal(sp_compare(&p, &cmp), -EINVAL);
-	assert_non_null(strstr(last_err, "sdx"));
-}
-
-static void pairing_matches_points(void **state)
-{
-	struct sp_case_result c[4];
-	struct sp_case_pair pairs[4];
-
-	(void)state;
-	filled_case(&c[0], "historical-service-time");
-	filled_case(&c[1], "service-time");
-	filled_case(&c[2], "service-time");
-	c[2].iodepth = 32;		/* no hst partner */
-	filled_case(&c[3], "round-robin");
-	assert_int_equal(sp_pair_cases(c, 4, "st", "hst", pairs), 1);
-	assert_ptr_equal(pairs[0].a, &c[1]);
-	assert_ptr_equal(pairs[0].b, &c[0]);
-	assert_int_equal(sp_pair_cases(c, 4, "rr", "service-time", pairs), 1);
-	assert_ptr_equal(pairs[0].b, &c[1]);
 }
 
 static void plot_script_names_every_output(void **state)
@@ -450,8 +372,6 @@ int main(void)
 		cmocka_unit_test_setup(text_case_has_seed_layout, setup),
 		cmocka_unit_test_setup(md_csv_json_agree, setup),
 		cmocka_unit_test_setup(compare_shows_the_shift, setup),
-		cmocka_unit_test_setup(compare_refuses_different_paths, setup),
-		cmocka_unit_test_setup(pairing_matches_points, setup),
 		cmocka_unit_test_setup(plot_script_names_every_output, setup),
 		cmocka_unit_test_setup(plot_run_writes_files_then_runs, setup),
 	};

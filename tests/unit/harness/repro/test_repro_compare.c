@@ -101,6 +101,10 @@ static void the_direction_follows_the_rw_mode(void **state)
 	m.path[0].v[SP_DS_READS] = 100000;
 	assert_int_equal(sp_repro_compare(ref, &m, &row), 0);
 	assert_float_equal(row.tvd, 0, 1e-12);
+	/* reads alone are no I/O for a write run */
+	memset(m.path, 0, sizeof(m.path));
+	m.path[0].v[SP_DS_READS] = 100000;
+	assert_int_equal(sp_repro_compare(ref, &m, &row), -EINVAL);
 }
 
 static void path_count_mismatch_is_refused(void **state)
