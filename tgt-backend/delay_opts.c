@@ -5,6 +5,7 @@
 #include "tgt-backend/jitter.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -135,6 +136,16 @@ const char *delay_dist_name(int dist)
 	return dist >= 0 && dist <= JITTER_PARETO ? dist_names[dist] : "?";
 }
 
+int delay_dist_by_name(const char *name)
+{
+	int k;
+
+	for (k = 0; dist_names[k]; k++)
+		if (!strcmp(dist_names[k], name))
+			return k;
+	return -EINVAL;
+}
+
 const char *delay_when_name(int when)
 {
 	return when >= 0 && when <= DELAY_WHEN_BEFORE ? when_names[when] : "?";
@@ -152,6 +163,67 @@ size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len)
 		     (long long)o->seed, delay_when_name(o->when),
 		     (long long)o->poll_max_ns);
 	return n < 0 ? 0 : (size_t)n;
+}
+
+/* Appends one "key=value" pair, ';' before all but the first. */
+static int put_kv(char *buf, size_t len, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int put_kv(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used && *used + 1 < len)
+		buf[(*used)++] = DELAY_OPTS_SEP;
+	else if (*used)
+		return -ENOSPC;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *used)
+		return -ENOSPC;
+	*used += (size_t)n;
+	return 0;
+}
+
+int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
+{
+	struct delay_opts def;
+	char rd[32], wr[32], ji[32], pm[32], si[32];
+	size_t used = 0;
+	int ret;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	if (o->dist < 0 || o->dist > JITTER_PARETO || o->when < 0 ||
+	    o->when > DELAY_WHEN_BEFORE ||
+	    (o->ctl && strchr(o->ctl, DELAY_OPTS_SEP)))
+		return -EINVAL;
+	delay_opts_defaults(&def);
+	ret = put_kv(buf, len, &used, "read_delay=%s;write_delay=%s;"
+		     "jitter=%s;dist=%s",
+		     sp_format_duration(o->read_delay_ns, rd, sizeof(rd)),
+		     sp_format_duration(o->write_delay_ns, wr, sizeof(wr)),
+		     sp_format_duration(o->jitter_ns, ji, sizeof(ji)),
+		     dist_names[o->dist]);
+	if (!ret && o->seed != def.seed)
+		ret = put_kv(buf, len, &used, "seed=%lld", (long long)o->seed);
+	if (!ret && o->when != def.when)
+		ret = put_kv(buf, len, &used, "when=%s", when_names[o->when]);
+	if (!ret && o->poll_max_ns != def.poll_max_ns)
+		ret = put_kv(buf, len, &used, "poll_max=%s",
+			     sp_format_duration(o->poll_max_ns, pm, sizeof(pm)));
+	if (!ret && o->stats_interval_ns != def.stats_interval_ns)
+		ret = put_kv(buf, len, &used, "stats_interval=%s",
+			     sp_format_duration(o->stats_interval_ns, si,
+						sizeof(si)));
+	if (!ret && o->ctl)
+		ret = put_kv(buf, len, &used, "ctl=%s", o->ctl);
+	if (ret)
+		buf[0] = '\0';
+	return ret;
 }
 
 size_t delay_opts_help(char *buf, size_t len)

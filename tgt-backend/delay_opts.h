@@ -44,11 +44,21 @@ int delay_opts_parse(struct delay_opts *o, char *text,
 
 int delay_opts_validate(const struct delay_opts *o, char *err, size_t errlen);
 
+/* The other direction of delay_opts_parse: "read_delay=1ms;...", the
+ * text a --bsopts or a ctl line carries. The delays, jitter and dist
+ * always appear (a ctl line applies on top of what is in force, so a
+ * zero must be said); the other options only where they differ from
+ * the defaults; ctl when set. Parsing it on top of the defaults gives
+ * *o back. 0, -ENOSPC, or -EINVAL for a value the grammar cannot say. */
+int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len);
+
 /* The settings as key=value lines (read_delay=1ms ...), for the stats
  * file. Returns bytes written, like snprintf. */
 size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len);
 
 const char *delay_dist_name(int dist);
+/* The dist called name ("normal"), or -EINVAL. */
+int delay_dist_by_name(const char *name);
 const char *delay_when_name(int when);
 
 /* One line per option, for docs and error hints. */

@@ -97,13 +97,6 @@ int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 		    struct sp_topo_resolved_path *out, char *err,
 		    size_t errlen);
 
-/* The tgt delay store's options for one path, "read_delay=..;..". */
-int sp_topo_bsopts(const struct sp_topo_resolved_path *p, char *buf,
-		   size_t len);
-/* The same from the values alone (a path recorded in slowpath's state). */
-int sp_topo_bsopts_of(int64_t read_ns, int64_t write_ns, int64_t jitter_ns,
-		      enum sp_dist dist, char *buf, size_t len);
-
 /* The map for this topology given the paths' devices (npaths of them). */
 int sp_topo_dm_map(const struct sp_topo *topo, const unsigned int *majors,
 		   const unsigned int *minors, struct sp_dm_map *map);

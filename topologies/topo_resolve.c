@@ -1,6 +1,6 @@
 /* From a parsed topology to numbers `up` can apply: delays in ns split
- * between the tgt delay store and netem, addresses, tgt options; and
- * where topology files are found. */
+ * between the tgt delay store and netem, addresses; and where topology
+ * files are found. */
 #include "topologies/topo.h"
 
 #include "common/units.h"
@@ -94,27 +94,6 @@ int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 		r->relative_throughput = p->relative_throughput;
 	}
 	return 0;
-}
-
-int sp_topo_bsopts_of(int64_t read_ns, int64_t write_ns, int64_t jitter_ns,
-		      enum sp_dist dist, char *buf, size_t len)
-{
-	char rd[32], wr[32], ji[32];
-	int n;
-
-	n = snprintf(buf, len, "read_delay=%s;write_delay=%s;jitter=%s;dist=%s",
-		     sp_format_duration(read_ns, rd, sizeof(rd)),
-		     sp_format_duration(write_ns, wr, sizeof(wr)),
-		     sp_format_duration(jitter_ns, ji, sizeof(ji)),
-		     sp_dist_names[dist]);
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
-}
-
-int sp_topo_bsopts(const struct sp_topo_resolved_path *p, char *buf,
-		   size_t len)
-{
-	return sp_topo_bsopts_of(p->backend_read_ns, p->backend_write_ns,
-				 p->backend_jitter_ns, p->dist, buf, len);
 }
 
 int sp_topo_dm_map(const struct sp_topo *topo, const unsigned int *majors,

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "harness/bringup/state.h"
+#include "netem/netem.h"
 #include "topologies/topo.h"
 
 #define SP_BRINGUP_ERRLEN 1024
@@ -47,10 +48,21 @@ struct sp_sys_ops {
 	void (*sleep_ms)(void *ctx, unsigned int ms);
 	/* The last run's stderr, for messages. */
 	const char *(*last_error)(void *ctx);
+	/* A map's live table as `dmsetup table` prints it, and a new one
+	 * swapped in (load, then resume: suspended only around the swap),
+	 * both in process: in the lab every exec costs about a second.
+	 * Either may be NULL or fail; then the table is read through
+	 * dmsetup and loaded with dmsetup suspend/reload/resume. */
+	int (*dm_table_get)(void *ctx, const char *name, char *buf,
+			    size_t len);
+	int (*dm_reload)(void *ctx, const char *name, const char *table);
+	/* netem on the paths' target interfaces, inside their netns. */
+	const struct sp_netem_ops *netem;
 	void *ctx;
 };
 
-/* The real system: fork/exec, kill(2), /proc, files. */
+/* The real system: fork/exec, kill(2), /proc, files, libdevmapper,
+ * netem over netlink. */
 extern const struct sp_sys_ops sp_sys_real;
 
 /* Set by the CLI's SIGINT/SIGTERM handler; `up` checks it between steps
@@ -93,8 +105,21 @@ void sp_bringup_scsi_ids(const struct sp_state *st, char *id, size_t idlen,
 void sp_bringup_ctl_dir(const char *state_dir, const struct sp_state_path *p,
 			char *buf, size_t len);
 
-/* The tgt delay store's --bsopts for one path. */
-int sp_bringup_bsopts(const struct sp_state_path *p, char *buf, size_t len);
+/* The tgt delay store's settings for one path in its own grammar
+ * (tgt-backend/delay_opts.h): the --bsopts at creation, with ctl, and a
+ * ctl line at run time, ctl NULL. 0 or -errno. */
+int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
+		      char *buf, size_t len);
+
+/* The netem a path's journal asks for on its target interface. */
+void sp_bringup_netem_spec(const struct sp_state_path *p,
+			   struct sp_netem_spec *spec);
+/* Applies it through ops->netem: a fresh netem (nothing of an earlier
+ * one's rate or distribution table kept), or none when the path's
+ * netem is zero. 0, or -errno with err naming path and interface. */
+int sp_bringup_netem_apply(const struct sp_sys_ops *ops,
+			   const struct sp_state_path *p, char *err,
+			   size_t errlen);
 
 /* Sets everything up, journaling each step first; on failure or
  * interruption tears it down again. 0 or -errno; err says why. */
@@ -129,8 +154,9 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,
 		const char *arg0, ...) __attribute__((sentinel));
 void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
-int sp_bringup_netem_argv(const struct sp_state_path *p, const char *verb,
-			  const char **argv, size_t max, char *bufs,
-			  size_t buflen);
+
+/* The real dm ops of sp_sys_real (bringup_dm.c, libdevmapper). */
+int sp_sys_dm_table_get(void *ctx, const char *name, char *buf, size_t len);
+int sp_sys_dm_reload(void *ctx, const char *name, const char *table);
 
 #endif

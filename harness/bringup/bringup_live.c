@@ -1,7 +1,8 @@
 /* Changes to a running topology: the selector (suspend, load, resume
- * with the same paths) and one path's delay (the tgt delay store's
- * runtime control, or a netem change). Both are journaled so status
- * and a later `down` see them. */
+ * with the same paths; `slowpath selector set` and `run` before every
+ * case) and one path's delay (the tgt delay store's runtime control,
+ * or a fresh netem). Both are journaled so status and a later `down`
+ * see them. */
 #include "harness/bringup/bringup.h"
 
 #include "common/log.h"
@@ -54,56 +55,105 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 	}
 }
 
-int sp_bringup_selector_set(const struct sp_sys_ops *ops,
-			    struct sp_state *st,
-			    const struct sp_dm_selector *sel,
-			    const char *state_dir, char *err, size_t errlen)
+/* dm_<selector module>, loaded once; modprobe only when it is not. */
+static void load_module(const struct sp_sys_ops *ops, enum sp_selector kind)
 {
-	static char out[8192], table[8192];
-	char dmerr[SP_DM_ERRLEN], mod[64], line[96];
-	struct sp_dm_map map;
+	char mod[64], path[96];
 	size_t i;
-	int ret, rret;
 
-	if (!st->complete)
-		return sp_errf(err, errlen, -EINVAL, "topology %s is not fully "
-			     "up; run 'slowpath down'", st->topology);
+	snprintf(mod, sizeof(mod), "dm_%s", sp_selector_kernel_name(kind));
+	for (i = 0; mod[i]; i++)
+		if (mod[i] == '-')
+			mod[i] = '_';
+	snprintf(path, sizeof(path), "/sys/module/%s", mod);
+	if (!ops->exists(ops->ctx, path) &&
+	    sp_sys_runv(ops, NULL, 0, "modprobe", "-q", mod, NULL))
+		sp_debug("modprobe %s failed; the reload will tell", mod);
+}
+
+/* The live table, in process when the ops can (run reloads before
+ * every case), else through dmsetup. *fast says which it was. */
+static int read_map(const struct sp_sys_ops *ops, const struct sp_state *st,
+		    struct sp_dm_map *map, int *fast, char *err,
+		    size_t errlen)
+{
+	static char out[8192];
+	char dmerr[SP_DM_ERRLEN];
+	int ret;
+
+	*fast = ops->dm_table_get && ops->dm_reload &&
+		!ops->dm_table_get(ops->ctx, st->map_name, out, sizeof(out)) &&
+		!sp_dm_table_parse(out, map, dmerr, sizeof(dmerr));
+	if (*fast)
+		return 0;
+	if (ops->dm_table_get)
+		sp_debug("libdevmapper cannot read %s; reloading with dmsetup",
+			 st->map_name);
 	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "table",
 			st->map_name, NULL))
 		return sp_errf(err, errlen, -ENOENT, "map %s is not there: %s",
 			     st->map_name, tool_error(ops));
-	ret = sp_dm_table_parse(out, &map, dmerr, sizeof(dmerr));
-	if (ret)
-		return sp_errf(err, errlen, ret, "map %s has a table slowpath "
-			     "cannot read: %s", st->map_name, dmerr);
-	sp_bringup_retarget(&map, st, sel);
-	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
-				sizeof(dmerr));
-	if (ret)
-		return sp_errf(err, errlen, ret, "%s", dmerr);
-	snprintf(mod, sizeof(mod), "dm_%s", sp_selector_kernel_name(sel->kind));
-	for (i = 0; mod[i]; i++)
-		if (mod[i] == '-')
-			mod[i] = '_';
-	if (sp_sys_runv(ops, NULL, 0, "modprobe", "-q", mod, NULL))
-		sp_debug("modprobe %s failed; the load will tell", mod);
-	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "suspend", st->map_name,
-			NULL))
+	ret = sp_dm_table_parse(out, map, dmerr, sizeof(dmerr));
+	return ret ? sp_errf(err, errlen, ret, "map %s has a table slowpath "
+			   "cannot read: %s", st->map_name, dmerr) : 0;
+}
+
+static int reload_dmsetup(const struct sp_sys_ops *ops, const char *name,
+			  const char *table, const struct sp_dm_selector *sel,
+			  char *err, size_t errlen)
+{
+	int ret, rret;
+
+	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "suspend", name, NULL))
 		return sp_errf(err, errlen, -EIO, "dmsetup suspend %s: %s",
-			     st->map_name, tool_error(ops));
-	rret = sp_sys_runv(ops, NULL, 0, "dmsetup", "reload", st->map_name,
+			     name, tool_error(ops));
+	rret = sp_sys_runv(ops, NULL, 0, "dmsetup", "reload", name,
 			   "--table", table, NULL);
 	if (rret)
 		snprintf(err, errlen, "dmsetup reload with %s failed: %s",
 			 sp_selector_kernel_name(sel->kind), tool_error(ops));
 	/* resume in any case: a suspended map would hang every reader */
-	ret = sp_sys_runv(ops, NULL, 0, "dmsetup", "resume", st->map_name,
+	ret = sp_sys_runv(ops, NULL, 0, "dmsetup", "resume", name,
 			  "--noudevsync", NULL);
 	if (rret)
 		return -EIO;
 	if (ret)
 		return sp_errf(err, errlen, -EIO, "dmsetup resume %s: %s",
-			     st->map_name, tool_error(ops));
+			     name, tool_error(ops));
+	return 0;
+}
+
+int sp_bringup_selector_set(const struct sp_sys_ops *ops,
+			    struct sp_state *st,
+			    const struct sp_dm_selector *sel,
+			    const char *state_dir, char *err, size_t errlen)
+{
+	static char table[8192];
+	char dmerr[SP_DM_ERRLEN], line[96];
+	struct sp_dm_map map;
+	int ret, fast;
+
+	if (!st->complete)
+		return sp_errf(err, errlen, -EINVAL, "topology %s is not fully "
+			     "up; run 'slowpath down'", st->topology);
+	ret = read_map(ops, st, &map, &fast, err, errlen);
+	if (ret)
+		return ret;
+	sp_bringup_retarget(&map, st, sel);
+	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
+				sizeof(dmerr));
+	if (ret)
+		return sp_errf(err, errlen, ret, "%s", dmerr);
+	load_module(ops, sel->kind);
+	if (!fast)
+		ret = reload_dmsetup(ops, st->map_name, table, sel, err,
+				     errlen);
+	else if ((ret = ops->dm_reload(ops->ctx, st->map_name, table)))
+		sp_errf(err, errlen, ret, "loading %s into %s failed: %s",
+			sp_selector_kernel_name(sel->kind), st->map_name,
+			strerror(-ret));
+	if (ret)
+		return ret;
 	st->sel = *sel;
 	sp_state_fmt_selector(sel, line, sizeof(line));
 	return record(state_dir, line, err, errlen);
@@ -124,8 +174,10 @@ static int backend_set(const struct sp_sys_ops *ops,
 		return sp_errf(err, errlen, -ENOTSUP, "path %s is served by "
 			     "tgt's %s store, which has no delay to change",
 			     p->label, st->bstype);
-	if (sp_bringup_bsopts(p, line, sizeof(line) - 1))
-		return -ENOSPC;
+	ret = sp_bringup_bsopts(p, NULL, line, sizeof(line) - 1);
+	if (ret)
+		return sp_errf(err, errlen, ret, "path %s: no ctl line for the "
+			     "delay store: %s", p->label, strerror(-ret));
 	strcat(line, "\n");
 	sp_bringup_ctl_dir(state_dir, p, ctl, sizeof(ctl));
 	snprintf(path, sizeof(path), "%s/ctl", ctl);
@@ -147,19 +199,30 @@ static int backend_set(const struct sp_sys_ops *ops,
 		     "not take '%s' (see %s)", p->label, line, path);
 }
 
-static int netem_set(const struct sp_sys_ops *ops,
-		     const struct sp_state_path *p, char *err, size_t errlen)
+int sp_bringup_netem_apply(const struct sp_sys_ops *ops,
+			   const struct sp_state_path *p, char *err,
+			   size_t errlen)
 {
-	const char *argv[24];
-	char bufs[128];
-	int zero = !p->netem_ns && !p->netem_jitter_ns;
+	const struct sp_netem_ops *nops = ops->netem;
+	struct sp_netem_spec spec;
+	char msg[SP_NETEM_ERRLEN];
+	int ret;
 
-	sp_bringup_netem_argv(p, zero ? "del" : "replace", argv, 24, bufs,
-			      sizeof(bufs));
-	if (ops->run(ops->ctx, argv, NULL, 0) && !zero)
-		return sp_errf(err, errlen, -EIO, "path %s: netem on %s: %s",
-			     p->label, p->target_if, tool_error(ops));
-	return 0;
+	if (!p->netem_ns && !p->netem_jitter_ns) {
+		ret = nops->clear(nops->ctx, p->netns, p->target_if);
+		if (ret == -ENOENT)	/* none there is what we want */
+			ret = 0;
+	} else {
+		sp_bringup_netem_spec(p, &spec);
+		/* a set, not a change: a fresh netem, so no rate or
+		 * distribution table of an earlier one survives */
+		ret = nops->set(nops->ctx, p->netns, p->target_if, &spec, 0);
+	}
+	/* -EIO as when tc did it: the CLI's exit code stays "runtime" */
+	return ret ? sp_errf(err, errlen, -EIO, "path %s: netem on %s failed: "
+			   "%s", p->label, p->target_if,
+			   sp_netem_strerror(ret, p->netns, p->target_if, msg,
+					     sizeof(msg))) : 0;
 }
 
 int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
@@ -201,7 +264,7 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 	if (p->mech != SP_MECH_NETEM)
 		ret = backend_set(ops, st, &next, state_dir, err, errlen);
 	if (!ret && p->mech != SP_MECH_BACKEND)
-		ret = netem_set(ops, &next, err, errlen);
+		ret = sp_bringup_netem_apply(ops, &next, err, errlen);
 	if (ret)
 		return ret;
 	*p = next;

@@ -5,6 +5,7 @@
 
 #include "common/strbuf.h"
 #include "common/units.h"
+#include "tgt-backend/delay_opts.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -219,10 +220,25 @@ void sp_bringup_scsi_ids(const struct sp_state *st, char *id, size_t idlen,
 	snprintf(sn, snlen, "SP%s", st->tag);
 }
 
-int sp_bringup_bsopts(const struct sp_state_path *p, char *buf, size_t len)
+int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
+		      char *buf, size_t len)
 {
-	return sp_topo_bsopts_of(p->read_ns, p->write_ns, p->jitter_ns,
-				 p->dist, buf, len);
+	struct delay_opts o;
+	int dist;
+
+	delay_opts_defaults(&o);
+	o.read_delay_ns = p->read_ns;
+	o.write_delay_ns = p->write_ns;
+	o.jitter_ns = p->jitter_ns;
+	dist = delay_dist_by_name(sp_dist_names[p->dist]);
+	/* paretonormal is netem's only (topo_check keeps it off the
+	 * store's jitter): then the store has no jitter to shape */
+	if (dist < 0 && p->jitter_ns)
+		return dist;
+	if (dist >= 0)
+		o.dist = dist;
+	o.ctl = ctl;
+	return delay_opts_format_kv(&o, buf, len);
 }
 
 void sp_bringup_ctl_dir(const char *state_dir, const struct sp_state_path *p,
@@ -236,36 +252,23 @@ void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len)
 	snprintf(buf, len, "%s:%u", p->target_ip, p->portal_port);
 }
 
-/* ip netns exec NS tc qdisc VERB dev TIF root netem delay D [J [dist]];
- * verb "del" stops after "root". bufs holds the numbers' text. */
-int sp_bringup_netem_argv(const struct sp_state_path *p, const char *verb,
-			  const char **argv, size_t max, char *bufs,
-			  size_t buflen)
+void sp_bringup_netem_spec(const struct sp_state_path *p,
+			   struct sp_netem_spec *spec)
 {
-	const char *fixed[] = { "ip", "netns", "exec", p->netns, "tc",
-				"qdisc", verb, "dev", p->target_if, "root" };
-	size_t n = 0, i;
-
-	if (max < 16 || buflen < 64)
-		return -ENOSPC;
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		argv[n++] = fixed[i];
-	if (strcmp(verb, "del")) {
-		/* tc reads "us"; ns precision is not on offer */
-		argv[n++] = "netem";
-		argv[n++] = "delay";
-		snprintf(bufs, 32, "%lldus", (long long)(p->netem_ns / 1000));
-		argv[n++] = bufs;
-		if (p->netem_jitter_ns > 0) {
-			snprintf(bufs + 32, 32, "%lldus",
-				 (long long)(p->netem_jitter_ns / 1000));
-			argv[n++] = bufs + 32;
-			if (p->dist != SP_DIST_UNIFORM) {
-				argv[n++] = "distribution";
-				argv[n++] = sp_dist_names[p->dist];
-			}
-		}
+	memset(spec, 0, sizeof(*spec));
+	spec->has = SP_NETEM_HAS_DELAY;
+	/* netem keeps whole microseconds */
+	spec->delay_ns = p->netem_ns / SP_NSEC_PER_USEC * SP_NSEC_PER_USEC;
+	if (p->netem_jitter_ns <= 0)
+		return;
+	spec->jitter_ns = p->netem_jitter_ns / SP_NSEC_PER_USEC *
+			  SP_NSEC_PER_USEC;
+	switch (p->dist) {
+	case SP_DIST_UNIFORM: spec->dist = SP_NETEM_DIST_NONE; break;
+	case SP_DIST_NORMAL: spec->dist = SP_NETEM_DIST_NORMAL; break;
+	case SP_DIST_PARETO: spec->dist = SP_NETEM_DIST_PARETO; break;
+	case SP_DIST_PARETONORMAL:
+		spec->dist = SP_NETEM_DIST_PARETONORMAL;
+		break;
 	}
-	argv[n] = NULL;
-	return 0;
 }

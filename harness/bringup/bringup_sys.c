@@ -340,4 +340,7 @@ const struct sp_sys_ops sp_sys_real = {
 	.write_file = real_write_file,
 	.sleep_ms = real_sleep_ms,
 	.last_error = real_last_error,
+	.dm_table_get = sp_sys_dm_table_get,
+	.dm_reload = sp_sys_dm_reload,
+	.netem = &sp_netem_nl_ops,
 };

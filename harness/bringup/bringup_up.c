@@ -343,6 +343,7 @@ static int tgtd_wait(struct up *u, struct sp_state_path *p, unsigned int s)
 static int path_target(struct up *u, struct sp_state_path *p)
 {
 	char port[16], bsopts[512], params[160], id[64], sn[64], what[64];
+	char ctl[256];
 	int ret;
 
 	ret = begin(u, SP_STEP_TARGET, p);
@@ -352,19 +353,12 @@ static int path_target(struct up *u, struct sp_state_path *p)
 	snprintf(what, sizeof(what), "path %s: tgtadm", p->label);
 	sp_bringup_scsi_ids(u->st, id, sizeof(id), sn, sizeof(sn));
 	snprintf(params, sizeof(params), "scsi_id=%s,scsi_sn=%s", id, sn);
-	if (sp_bringup_bsopts(p, bsopts, sizeof(bsopts)))
-		return failf(u, -ENOSPC, "path %s: bsopts too long", p->label);
-	{
-		/* our own control directory, so down knows where it is */
-		char ctl[256];
-		size_t n = strlen(bsopts);
-
-		sp_bringup_ctl_dir(u->dir, p, ctl, sizeof(ctl));
-		if ((size_t)snprintf(bsopts + n, sizeof(bsopts) - n, ";ctl=%s",
-				     ctl) >= sizeof(bsopts) - n)
-			return failf(u, -ENOSPC, "path %s: bsopts too long",
-				     p->label);
-	}
+	/* our own control directory, so down knows where it is */
+	sp_bringup_ctl_dir(u->dir, p, ctl, sizeof(ctl));
+	ret = sp_bringup_bsopts(p, ctl, bsopts, sizeof(bsopts));
+	if (ret)
+		return failf(u, ret, "path %s: bsopts %s", p->label,
+			     ret == -ENOSPC ? "too long" : strerror(-ret));
 	RUN(u, what, "tgtadm", "-C", port, "--lld", "iscsi", "--op", "new",
 	    "--mode", "target", "--tid", "1", "-T", u->st->iqn);
 	if (!strcmp(u->st->bstype, "delay"))
@@ -385,20 +379,7 @@ static int path_target(struct up *u, struct sp_state_path *p)
 	if (!p->netem_ns && !p->netem_jitter_ns)
 		return 0;
 	ret = begin(u, SP_STEP_NETEM, p);
-	if (ret)
-		return ret;
-	{
-		const char *argv[24];
-		char bufs[128];
-
-		sp_bringup_netem_argv(p, "replace", argv, 24, bufs,
-				      sizeof(bufs));
-		ret = u->ops->run(u->ops->ctx, argv, NULL, 0);
-		if (ret)
-			return failf(u, -EIO, "path %s: netem on %s failed: %s",
-				     p->label, p->target_if, tool_error(u));
-	}
-	return 0;
+	return ret ? ret : sp_bringup_netem_apply(u->ops, p, u->err, u->errlen);
 }
 
 static int login_all(struct up *u)

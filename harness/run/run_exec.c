@@ -40,10 +40,11 @@ static int buf_read(struct sp_run_buf *b, int fd)
 	return n > 0;
 }
 
-/* Blocks SIGINT and SIGTERM during the reload: a child (modprobe, or
- * dmsetup on the fallback path) inherits the mask, so a Ctrl-C cannot
- * kill a `dmsetup suspend` half way; the signal reaches our handler
- * when the reload is over. */
+/* Blocks SIGINT and SIGTERM during the reload (in process through
+ * libdevmapper as sp_sys_real can): a child (modprobe, or dmsetup on
+ * the fallback path) inherits the mask, so a Ctrl-C cannot kill a
+ * `dmsetup suspend` half way; the signal reaches our handler when the
+ * reload is over. */
 static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 {
 	struct sp_run_exec *x = ctx;
@@ -55,7 +56,8 @@ static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	ret = sp_run_reload(x->st, sel, x->state_dir, err, sizeof(err));
+	ret = sp_bringup_selector_set(&sp_sys_real, x->st, sel, x->state_dir,
+				      err, sizeof(err));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		sp_err("selector %s: %s", sp_selector_short_name(sel->kind), err);

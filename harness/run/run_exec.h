@@ -27,12 +27,6 @@ void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 /* Stops a fio still running. */
 void sp_run_exec_fini(struct sp_run_exec *x);
 
-/* The selector reload `run` uses (harness/run/run_reload.c): the same
- * change as sp_bringup_selector_set, in process through libdevmapper,
- * falling back to it. 0 or -errno with err. */
-int sp_run_reload(struct sp_state *st, const struct sp_dm_selector *sel,
-		  const char *state_dir, char *err, size_t errlen);
-
 /* `dmsetup info` of map: its name, uuid and numbers as the kernel has
  * them. -ENOENT when there is no such map. */
 int sp_run_dm_info(const char *map, char *name, size_t namelen, char *uuid,

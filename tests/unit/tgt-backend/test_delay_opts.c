@@ -197,6 +197,88 @@ static void format_lists_the_settings(void **state)
 		"dist=normal\nseed=11\nwhen=before\npoll_max_ns=200000\n");
 }
 
+static void assert_same_opts(const struct delay_opts *a,
+			     const struct delay_opts *b)
+{
+	assert_int_equal(a->read_delay_ns, b->read_delay_ns);
+	assert_int_equal(a->write_delay_ns, b->write_delay_ns);
+	assert_int_equal(a->jitter_ns, b->jitter_ns);
+	assert_int_equal(a->dist, b->dist);
+	assert_int_equal(a->seed, b->seed);
+	assert_int_equal(a->when, b->when);
+	assert_int_equal(a->poll_max_ns, b->poll_max_ns);
+	assert_int_equal(a->stats_interval_ns, b->stats_interval_ns);
+	if (a->ctl || b->ctl) {
+		assert_non_null(a->ctl);
+		assert_non_null(b->ctl);
+		assert_string_equal(a->ctl, b->ctl);
+	}
+}
+
+/* format then parse on top of the defaults gives the same settings */
+static void format_kv_round_trips(void **state)
+{
+	struct delay_opts o, back;
+	char err[SP_OPT_ERRLEN], text[512];
+
+	(void)state;
+	delay_opts_defaults(&o);
+	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), 0);
+	assert_string_equal(text, "read_delay=0ns;write_delay=0ns;jitter=0ns;"
+			    "dist=uniform");
+	delay_opts_defaults(&back);
+	back.read_delay_ns = 7 * MS;	/* a ctl line must reset it to 0 */
+	assert_int_equal(parse(&back, text, DELAY_OPTS_RUNTIME, err), 0);
+	assert_same_opts(&o, &back);
+
+	o.read_delay_ns = 1500000;
+	o.write_delay_ns = 3;
+	o.jitter_ns = 250000;
+	o.dist = JITTER_PARETO;
+	o.seed = 42;
+	o.when = DELAY_WHEN_BEFORE;
+	o.poll_max_ns = 0;
+	o.stats_interval_ns = 2000 * MS;
+	o.ctl = "/run/slowpath/ctl-1";
+	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), 0);
+	assert_string_equal(text, "read_delay=1500us;write_delay=3ns;"
+			    "jitter=250us;dist=pareto;seed=42;when=before;"
+			    "poll_max=0ns;stats_interval=2s;"
+			    "ctl=/run/slowpath/ctl-1");
+	delay_opts_defaults(&back);
+	assert_int_equal(parse(&back, text, DELAY_OPTS_CREATE, err), 0);
+	assert_same_opts(&o, &back);
+
+	/* what bring-up gives a LUN */
+	delay_opts_defaults(&o);
+	o.read_delay_ns = o.write_delay_ns = 2 * MS;
+	o.jitter_ns = 200000;
+	o.ctl = "/run/slowpath/ctl-2";
+	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), 0);
+	assert_string_equal(text, "read_delay=2ms;write_delay=2ms;jitter=200us;"
+			    "dist=uniform;ctl=/run/slowpath/ctl-2");
+}
+
+static void format_kv_refuses_what_it_cannot_say(void **state)
+{
+	struct delay_opts o;
+	char text[512];
+
+	(void)state;
+	delay_opts_defaults(&o);
+	memset(text, 'x', sizeof(text));
+	assert_int_equal(delay_opts_format_kv(&o, text, 20), -ENOSPC);
+	assert_string_equal(text, "");
+	o.ctl = "/run/slowpath/ctl-1";
+	/* room for the delays but not for ctl */
+	assert_int_equal(delay_opts_format_kv(&o, text, 60), -ENOSPC);
+	o.ctl = "/a;b";
+	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), -EINVAL);
+	o.ctl = NULL;
+	o.dist = 7;
+	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), -EINVAL);
+}
+
 static void help_names_every_option(void **state)
 {
 	char buf[2048];
@@ -220,6 +302,8 @@ int main(void)
 		cmocka_unit_test(ctl_too_long_is_refused),
 		cmocka_unit_test(runtime_refuses_ctl_and_keeps_it),
 		cmocka_unit_test(format_lists_the_settings),
+		cmocka_unit_test(format_kv_round_trips),
+		cmocka_unit_test(format_kv_refuses_what_it_cannot_say),
 		cmocka_unit_test(help_names_every_option),
 	};
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "topologies/topo.h"
+#include "tgt-backend/delay_opts.h"
 
 static struct sp_topo topo;
 
@@ -105,6 +106,7 @@ static void full_file(void **state)
 static void resolution_applies_unit_and_mechanism(void **state)
 {
 	struct sp_topo_resolved_path r[SP_TOPO_MAX_PATHS];
+	struct delay_opts d;
 	char err[SP_TOPO_ERRLEN], opts[128];
 
 	(void)state;
@@ -128,7 +130,13 @@ static void resolution_applies_unit_and_mechanism(void **state)
 	assert_int_equal(r[2].jitter_ns, 0);
 	assert_string_equal(r[1].initiator_ip, "198.18.0.5");
 	assert_string_equal(r[1].target_ip, "198.18.0.6");
-	assert_int_equal(sp_topo_bsopts(&r[0], opts, sizeof(opts)), 0);
+	/* the store's options of the path, in the store's own grammar */
+	delay_opts_defaults(&d);
+	d.read_delay_ns = r[0].backend_read_ns;
+	d.write_delay_ns = r[0].backend_write_ns;
+	d.jitter_ns = r[0].backend_jitter_ns;
+	d.dist = (int)r[0].dist;
+	assert_int_equal(delay_opts_format_kv(&d, opts, sizeof(opts)), 0);
 	assert_string_equal(opts, "read_delay=2ms;write_delay=2ms;"
 				  "jitter=200us;dist=uniform");
 	/* the lab unit scales multipliers, not absolute delays */

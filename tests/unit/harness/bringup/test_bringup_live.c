@@ -98,6 +98,7 @@ static void delay_change_goes_to_the_right_mechanism(void **state)
 {
 	struct sp_up_opts o;
 	struct sp_state st;
+	const struct netem_call *c;
 	char err[SP_BRINGUP_ERRLEN] = "";
 	int ret;
 
@@ -108,23 +109,138 @@ static void delay_change_goes_to_the_right_mechanism(void **state)
 	ret = sp_bringup_up(&mock_ops, &topo, &o, dir, err, sizeof(err));
 	if (ret)
 		fail_msg("up: %s", err);
-	/* both: half the 500us goes to netem at up */
-	assert_int_equal(ran("tc qdisc replace dev spu3fa2t1 root netem "
-			     "delay 250us"), 1);
+	/* both: half the 500us goes to netem at up, a fresh one (a set,
+	 * not a change) on the target end inside the path's namespace */
+	assert_int_equal(M.nnetem, 3);
+	assert_non_null(c = netem_on("spu3fa2t1"));
+	assert_false(c->clear);
+	assert_false(c->change);
+	assert_string_equal(c->netns, "slowpath-up-3fa2-1");
+	assert_int_equal(c->spec.delay_ns, 250000);
+	assert_int_equal(c->spec.jitter_ns, 0);
+	assert_int_equal(c->spec.dist, SP_NETEM_DIST_NONE);
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	M.ncmds = 0;
+	M.nnetem = 0;
 	ret = sp_bringup_delay_set(&mock_ops, &st, &st.paths[1], 20000000, -1,
 				   dir, err, sizeof(err));
 	if (ret)
 		fail_msg("delay: %s", err);
-	assert_int_equal(ran("tc qdisc replace dev spu3fa2t2 root netem "
-			     "delay 10000us"), 1);
+	assert_int_equal(ran("netem set slowpath-up-3fa2-2 spu3fa2t2"), 1);
+	assert_non_null(c = netem_on("spu3fa2t2"));
+	assert_false(c->clear);
+	assert_false(c->change);
+	assert_int_equal(c->spec.delay_ns, 10000000);
 	assert_int_equal(ran("/ctl-2/ctl read_delay=10ms;write_delay=10ms;"), 1);
-	assert_true(first("/ctl-2/ctl") < first("tc qdisc replace"));
+	assert_true(first("/ctl-2/ctl") < first("netem set"));
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.paths[1].netem_ns, 10000000);
 	assert_int_equal(st.paths[1].read_ns, 10000000);
 	assert_int_equal(st.paths[0].netem_ns, 250000);
+
+	/* the ctl line says the jitter and dist the path keeps, too */
+	assert_int_equal(ran("/ctl-2/ctl read_delay=10ms;write_delay=10ms;"
+			     "jitter=0ns;dist=uniform\n"), 1);
+}
+
+static const char *netem3_text =
+	"[topology]\nunit = 1ms\nsize = 2G\nselector = st\n"
+	"map_name = slowpath-equal3\naddresses = 198.18.0.0/24\n"
+	"mechanism = netem\njitter = 10%\ndistribution = paretonormal\n"
+	"[path a]\nmultiplier = 1\n[path b]\nmultiplier = 2\n"
+	"[path c]\nmultiplier = 3\n";
+
+static void netem_paths_get_jitter_and_distribution(void **state)
+{
+	struct sp_up_opts o;
+	struct sp_state st;
+	const struct netem_call *c;
+	char err[SP_BRINGUP_ERRLEN] = "";
+	int ret;
+
+	(void)state;
+	assert_int_equal(sp_topo_parse(netem3_text, "equal3.ini", "equal3",
+				       &topo, err, sizeof(err)), 0);
+	opts(&o);
+	ret = sp_bringup_up(&mock_ops, &topo, &o, dir, err, sizeof(err));
+	if (ret)
+		fail_msg("up: %s", err);
+	assert_non_null(c = netem_on("spu3fa2t3"));
+	assert_string_equal(c->netns, "slowpath-up-3fa2-3");
+	assert_int_equal(c->spec.has & SP_NETEM_HAS_DELAY, SP_NETEM_HAS_DELAY);
+	assert_int_equal(c->spec.delay_ns, 3000000);
+	assert_int_equal(c->spec.jitter_ns, 300000);
+	assert_int_equal(c->spec.dist, SP_NETEM_DIST_PARETONORMAL);
+	/* the store of a netem path delays nothing: no dist to refuse */
+	assert_int_equal(ran("--bsopts read_delay=0ns;write_delay=0ns;"
+			     "jitter=0ns;dist=uniform;ctl="), 3);
+
+	/* down to zero: the netem goes; none there already is fine */
+	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
+	M.nnetem = 0;
+	M.ncmds = 0;
+	M.netem_clear_ret = -ENOENT;
+	st.paths[0].netem_jitter_ns = 0;
+	ret = sp_bringup_delay_set(&mock_ops, &st, &st.paths[0], 0, -1, dir,
+				   err, sizeof(err));
+	if (ret)
+		fail_msg("delay: %s", err);
+	assert_int_equal(M.nnetem, 1);
+	assert_true(M.netem[0].clear);
+	assert_string_equal(M.netem[0].dev, "spu3fa2t1");
+	assert_int_equal(ran("/ctl-"), 0);	/* netem alone */
+
+	/* any other failure names the path and the interface */
+	M.netem_clear_ret = -EPERM;
+	st.paths[1].netem_jitter_ns = 0;
+	assert_int_equal(sp_bringup_delay_set(&mock_ops, &st, &st.paths[1], 0,
+					      -1, dir, err, sizeof(err)),
+			 -EIO);
+	assert_non_null(strstr(err, "needs root"));
+	assert_non_null(strstr(err, "path b"));
+	assert_non_null(strstr(err, "spu3fa2t2"));
+	assert_int_equal(st.paths[1].netem_ns, 2000000);
+}
+
+/* run's reload: in process when the ops can, same table, same journal */
+static void selector_switch_in_process(void **state)
+{
+	struct sp_up_opts o;
+	struct sp_state st;
+	struct sp_dm_selector sel;
+	char err[SP_BRINGUP_ERRLEN] = "";
+	int ret;
+
+	(void)state;
+	opts(&o);
+	ret = sp_bringup_up(&mock_ops, &topo, &o, dir, err, sizeof(err));
+	if (ret)
+		fail_msg("up: %s", err);
+	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
+	M.dm_table_out = "0 4194304 multipath 0 0 1 1 service-time 0 3 2 "
+			 "8:0 1 1 8:16 1 1 8:32 1 1\n";
+	M.dm_fast = 1;
+	M.ncmds = 0;
+	sp_dm_selector_init(&sel, SP_SEL_QL);
+	ret = sp_bringup_selector_set(&mock_ops, &st, &sel, dir, err,
+				      sizeof(err));
+	if (ret)
+		fail_msg("selector: %s", err);
+	assert_int_equal(ran("dm_reload slowpath-equal3 0 4194304 multipath "
+			     "0 0 1 1 queue-length 0 3 1 8:0 1 8:16 1 8:32 1"),
+			 1);
+	assert_int_equal(M.ncmds, 1);	/* no dmsetup, no modprobe */
+	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.sel.kind, SP_SEL_QL);
+
+	/* a refused load says which selector and keeps the journal */
+	M.fail_match = "dm_reload";
+	sp_dm_selector_init(&sel, SP_SEL_RR);
+	assert_int_equal(sp_bringup_selector_set(&mock_ops, &st, &sel, dir,
+						 err, sizeof(err)), -EIO);
+	assert_non_null(strstr(err, "round-robin"));
+	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.sel.kind, SP_SEL_QL);
 }
 
 int main(void)
@@ -134,6 +250,8 @@ int main(void)
 		T(status_renders_like_multipath_ll),
 		T(selector_switch_reloads_same_paths),
 		T(delay_change_goes_to_the_right_mechanism),
+		T(netem_paths_get_jitter_and_distribution),
+		T(selector_switch_in_process),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,14 @@
 
 #define MAXC 512
 #define MAXE 64
+#define MAXN 16
+
+/* One call of the fake netem ops (M.cmds gets a line too, for order). */
+struct netem_call {
+	int clear, change;
+	char netns[64], dev[32];
+	struct sp_netem_spec spec;
+};
 
 struct mock {
 	char cmds[MAXC][512];
@@ -22,6 +30,10 @@ struct mock {
 	const char *addr_out, *netns_out, *links_out, *dm_info_out;
 	const char *dm_table_out, *dm_status_out, *session_out;
 	int logged_in;
+	struct netem_call netem[MAXN];
+	int nnetem;
+	int netem_clear_ret;		/* what the fake clear returns */
+	int dm_fast;			/* the in-process dm ops work */
 };
 
 static struct mock M;
@@ -323,11 +335,98 @@ static void m_sleep(void *ctx, unsigned int ms)
 	(void)ms;
 }
 
+static int m_netem_record(int clear, const char *netns, const char *dev,
+			  const struct sp_netem_spec *spec, int change)
+{
+	struct netem_call *c;
+
+	if (M.nnetem >= MAXN)
+		return -ENOSPC;
+	c = &M.netem[M.nnetem++];
+	memset(c, 0, sizeof(*c));
+	c->clear = clear;
+	c->change = change;
+	snprintf(c->netns, sizeof(c->netns), "%s", netns ? netns : "");
+	snprintf(c->dev, sizeof(c->dev), "%s", dev);
+	if (spec)
+		c->spec = *spec;
+	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "netem %s %s %s",
+		 clear ? "clear" : "set", netns ? netns : "", dev);
+	return 0;
+}
+
+static int m_netem_set(void *ctx, const char *netns, const char *dev,
+		       const struct sp_netem_spec *spec, int change)
+{
+	(void)ctx;
+	return m_netem_record(0, netns, dev, spec, change);
+}
+
+static int m_netem_clear(void *ctx, const char *netns, const char *dev)
+{
+	(void)ctx;
+	m_netem_record(1, netns, dev, NULL, 0);
+	return M.netem_clear_ret;
+}
+
+static int m_netem_get(void *ctx, const char *netns, const char *dev,
+		       struct sp_netem_spec *spec)
+{
+	(void)ctx;
+	(void)netns;
+	(void)dev;
+	(void)spec;
+	return -ENOENT;
+}
+
+static const struct sp_netem_ops mock_netem = {
+	.set = m_netem_set, .clear = m_netem_clear, .get = m_netem_get,
+};
+
+/* The last netem call on dev, or NULL. */
+static __attribute__((unused)) const struct netem_call *netem_on(
+	const char *dev)
+{
+	int i;
+
+	for (i = M.nnetem - 1; i >= 0; i--)
+		if (!strcmp(M.netem[i].dev, dev))
+			return &M.netem[i];
+	return NULL;
+}
+
+/* In process only when a test says so; else bring-up uses dmsetup. */
+static int m_dm_table_get(void *ctx, const char *name, char *buf,
+			  size_t len)
+{
+	(void)ctx;
+	(void)name;
+	if (!M.dm_fast || !M.map_exists)
+		return -EIO;
+	out(buf, len, M.dm_table_out);
+	return 0;
+}
+
+static int m_dm_reload(void *ctx, const char *name, const char *table)
+{
+	(void)ctx;
+	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "dm_reload %s %s",
+		 name, table);
+	if (!M.failed && M.fail_match && strstr(M.cmds[M.ncmds - 1],
+						M.fail_match)) {
+		M.failed = 1;
+		return -EIO;
+	}
+	return 0;
+}
+
 static const struct sp_sys_ops mock_ops = {
 	.run = m_run, .spawn = m_spawn, .kill = m_kill, .pid_is = m_pid_is,
 	.read_file = m_read_file, .exists = m_exists,
 	.readlink_base = m_readlink_base, .make_file = m_make_file,
 	.unlink = m_unlink, .sleep_ms = m_sleep, .write_file = m_write_file,
+	.dm_table_get = m_dm_table_get, .dm_reload = m_dm_reload,
+	.netem = &mock_netem,
 };
 
 static const char *equal3_text =
