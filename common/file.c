@@ -92,6 +92,39 @@ out:
 	return ret;
 }
 
+int sp_file_read_prefix(const char *path, char *buf, size_t len)
+{
+	size_t used = 0;
+	ssize_t n;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* proc files come a page per read */
+	while (used + 1 < len) {
+		n = read(fd, buf + used, len - 1 - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = -errno;
+
+			close(fd);
+			buf[used] = '\0';
+			return e;
+		}
+		if (!n)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	buf[used] = '\0';
+	return 0;
+}
+
 static int write_all(int fd, const char *p, size_t n)
 {
 	ssize_t w;

@@ -21,6 +21,11 @@ int sp_file_read(const char *path, size_t max_bytes, char **buf,
 int sp_file_read_opt(const char *path, size_t max_bytes, unsigned int flags,
 		     char **buf, size_t *len);
 
+/* The first len - 1 bytes of path into buf, NUL-terminated: for the
+ * callers that want only the head of a file (a /proc line, the start
+ * of a log) and say so. 0 or -errno. Never prints. */
+int sp_file_read_prefix(const char *path, char *buf, size_t len);
+
 /* Replaces path with data: a temp file in the same directory (created
  * O_EXCL|O_NOFOLLOW, so nobody's planted file or link is written
  * through), given exactly mode (not masked by umask), fsync'd, then
