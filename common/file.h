@@ -12,6 +12,10 @@ enum {
 	SP_FILE_REGULAR  = 1 << 1,	/* not a regular file: -EINVAL */
 };
 
+/* A bound for the text files we read whole (journals, job files, JSON,
+ * /proc tables): far above any real one, low enough to stop a runaway. */
+#define SP_FILE_TEXT_MAX (16u << 20)
+
 /* Reads all of path into a malloc'd, NUL-terminated *buf (*len bytes,
  * not counting the NUL; len may be NULL). Reads to EOF rather than
  * trusting st_size, so /proc files work. A file over max_bytes is

@@ -4,6 +4,7 @@
  * Ctrl-C reaches only us and we decide how fio stops. */
 #include "harness/run/run_exec.h"
 
+#include "common/file.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "harness/bringup/bringup.h"
@@ -39,8 +40,13 @@ static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 
 static int exec_diskstats(void *ctx, char **text)
 {
+	int ret;
+
 	(void)ctx;
-	return sp_read_text_file("/proc/diskstats", text, NULL);
+	ret = sp_file_read("/proc/diskstats", SP_FILE_TEXT_MAX, text, NULL);
+	if (ret)
+		sp_err("/proc/diskstats: %s", strerror(-ret));
+	return ret;
 }
 
 /* Ctrl-C reaches only us (its own group); it does not outlive a
