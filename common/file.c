@@ -169,6 +169,12 @@ static void sync_dir(const char *path)
 int sp_file_write_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode)
 {
+	return sp_file_write_atomic_opt(path, data, len, mode, 0);
+}
+
+int sp_file_write_atomic_opt(const char *path, const void *data, size_t len,
+			     mode_t mode, unsigned int flags)
+{
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
 	char tmp[4096];
@@ -192,7 +198,7 @@ int sp_file_write_atomic(const char *path, const void *data, size_t len,
 	ret = fchmod(fd, mode) ? -errno : 0;
 	if (!ret)
 		ret = write_all(fd, data, len);
-	if (!ret && fsync(fd))
+	if (!ret && !(flags & SP_FILE_NOSYNC) && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)
 		ret = -errno;
@@ -202,6 +208,7 @@ int sp_file_write_atomic(const char *path, const void *data, size_t len,
 		unlink(tmp);
 		return ret;
 	}
-	sync_dir(path);
+	if (!(flags & SP_FILE_NOSYNC))
+		sync_dir(path);
 	return 0;
 }

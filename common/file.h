@@ -10,6 +10,7 @@
 enum {
 	SP_FILE_NOFOLLOW = 1 << 0,	/* a symlink as the last part: -ELOOP */
 	SP_FILE_REGULAR  = 1 << 1,	/* not a regular file: -EINVAL */
+	SP_FILE_NOSYNC   = 1 << 2,	/* see sp_file_write_atomic_opt */
 };
 
 /* A bound for the text files we read whole (journals, job files, JSON,
@@ -37,5 +38,10 @@ int sp_file_read_prefix(const char *path, char *buf, size_t len);
  * was. 0 or -errno. Never prints. */
 int sp_file_write_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode);
+/* flags SP_FILE_NOSYNC: no fsync; readers still see the old file or the
+ * new one, but a crash may lose both. For files that matter only while
+ * we run, written from a loop that must not wait on a disk. */
+int sp_file_write_atomic_opt(const char *path, const void *data, size_t len,
+			     mode_t mode, unsigned int flags);
 
 #endif
