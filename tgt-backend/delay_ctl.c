@@ -3,8 +3,8 @@
  *          lines); applied from tgtd's main loop when the writer closes
  *          the file, to commands submitted from then on
  *   stats  key=value lines: settings and counters, replaced atomically
- *          (sp_file_write_atomic) at most every stats_interval while commands flow,
- *          and at once after every ctl write
+ *          (sp_file_write_atomic_opt) at most every stats_interval
+ *          while commands flow, and at once after every ctl write
  * The directory is ctl=DIR, or /run/slowpath/tgtd-<control port>/
  * <tid>-<lun> by default. See docs/backend.md. */
 #include <errno.h>

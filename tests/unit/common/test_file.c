@@ -160,6 +160,23 @@ static void the_atomic_writer_does_not_follow_into_a_link_target(void **state)
 	unlink(target);
 }
 
+static void a_prefix_is_read_only_when_asked_for(void **state)
+{
+	char path[64], buf[5];
+
+	(void)state;
+	in_dir(path, sizeof(path), "long");
+	assert_int_equal(sp_file_write_atomic_opt(path, "abcdefgh", 8, 0644,
+						  SP_FILE_NOSYNC), 0);
+	assert_int_equal(sp_file_read_prefix(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "abcd");
+	assert_int_equal(sp_file_read_prefix("/nonexistent/x", buf,
+					     sizeof(buf)), -ENOENT);
+	assert_string_equal(buf, "");
+	assert_int_equal(entries(), 1);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +185,7 @@ int main(void)
 		cmocka_unit_test(nofollow_refuses_a_symlink),
 		cmocka_unit_test(the_atomic_writer_replaces_with_mode_and_no_temp),
 		cmocka_unit_test(the_atomic_writer_does_not_follow_into_a_link_target),
+		cmocka_unit_test(a_prefix_is_read_only_when_asked_for),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
