@@ -1,4 +1,5 @@
-/* The real struct sp_sys_ops: fork/exec with a time limit, daemons in
+/* The real struct sp_sys_ops: tools run to completion with a time limit
+ * and daemons in their own session (both through common/proc), files,
  * their own session, /proc for "is that pid still our tgtd". */
 #include "harness/bringup/bringup.h"
 
@@ -8,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
