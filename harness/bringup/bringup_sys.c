@@ -1,6 +1,6 @@
 /* The real struct sp_sys_ops: tools run to completion with a time limit
  * and daemons in their own session (both through common/proc), files,
- * their own session, /proc for "is that pid still our tgtd". */
+ * /proc for "is that pid still our tgtd". */
 #include "harness/bringup/bringup.h"
 
 #include "common/file.h"
