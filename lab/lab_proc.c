@@ -3,7 +3,9 @@
  * streams. Kept apart from lab_cmd.c, which decides what to do. */
 #include "lab/lab_proc.h"
 
+#include "common/file.h"
 #include "common/log.h"
+#include "common/proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -54,21 +55,14 @@ int sp_lab_write_file(const char *dir, const char *name, const char *text)
 char *sp_lab_read_small(const char *dir, const char *name)
 {
 	char path[PATH_MAX + 64], *buf;
-	FILE *f;
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f)
+	if (sp_file_read(path, SP_LAB_SMALL_MAX, &buf, &n))
 		return NULL;
-	buf = calloc(1, 4096);
-	if (buf) {
-		n = fread(buf, 1, 4095, f);
-		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-			n--;
-		buf[n] = '\0';
-	}
-	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	buf[n] = '\0';
 	return buf;
 }
 
@@ -133,16 +127,7 @@ static int write_all(int fd, const char *buf, size_t n)
 
 void sp_lab_kill_vm(pid_t pid)
 {
-	int i;
-
-	kill(pid, SIGTERM);
-	for (i = 0; i < 30; i++) {
-		if (waitpid(pid, NULL, WNOHANG) == pid)
-			return;
-		usleep(100 * 1000);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	sp_proc_kill_pid(pid, 3000);
 }
 
 static int64_t now_ms(void)
@@ -220,35 +205,25 @@ void sp_lab_install_handlers(int shell)
 int sp_lab_start_qemu(const struct sp_strv *argv, int out_w, int err_w,
 		      enum sp_lab_mode mode, pid_t *pid)
 {
-	int devnull;
-
-	*pid = fork();
-	if (*pid < 0)
-		return -errno;
-	if (*pid)
-		return 0;
+	/* The fds the chardevs name in sp_lab_qemu_argv. */
+	const struct sp_proc_fd fds[] = { { out_w, 3 }, { err_w, 4 } };
 	/* If we are killed outright, the VM must not outlive us. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	struct sp_proc_opts o = { .flags = SP_PROC_PDEATHSIG };
+	struct sp_proc p;
+	int ret;
+
 	if (mode == SP_LAB_RUN) {
 		/* Its own process group: Ctrl-C reaches us, and we tear the
 		 * VM down and clean up, rather than qemu dying under us. */
-		setpgid(0, 0);
-		devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0)
-			dup2(devnull, STDIN_FILENO);
-		/* The fds the chardevs name in sp_lab_qemu_argv; moved high
-		 * first so neither dup2 lands on the other's source. */
-		out_w = fcntl(out_w, F_DUPFD, 10);
-		err_w = fcntl(err_w, F_DUPFD, 10);
-		if (out_w < 0 || err_w < 0 || dup2(out_w, 3) < 0 ||
-		    dup2(err_w, 4) < 0)
-			_exit(127);
-		for (int fd = 5; fd < 64; fd++)
-			close(fd);
+		o.flags |= SP_PROC_PGROUP | SP_PROC_STDIN_NULL |
+			   SP_PROC_CLOSE_FDS;
+		o.fds = fds;
+		o.n_fds = 2;
 	}
-	execv(argv->v[0], argv->v);
-	fprintf(stderr, "slowpath: lab: exec %s: %s\n", argv->v[0], strerror(errno));
-	_exit(127);
+	sp_proc_init(&p);
+	ret = sp_proc_spawn(&p, (const char *const *)argv->v, &o);
+	*pid = ret ? -1 : p.pid;
+	return ret;
 }
 
 /* Exchange dirs are named <pid>-XXXXXX; one whose slowpath is gone was

@@ -11,7 +11,9 @@
 #define SP_LAB_KEEP_LOGS 30
 
 int sp_lab_write_file(const char *dir, const char *name, const char *text);
-/* A small file the guest left (trailing newlines cut); NULL if none. */
+/* A small file the guest left (trailing newlines cut); NULL if none,
+ * or if it is over SP_LAB_SMALL_MAX (no guest file comes near). */
+#define SP_LAB_SMALL_MAX (1u << 20)
 char *sp_lab_read_small(const char *dir, const char *name);
 void sp_lab_remove_tree(const char *path);
 void sp_lab_prune_logs(const char *logdir);
@@ -24,11 +26,14 @@ void sp_lab_prune_dead_xchg(const char *rundir);
 void sp_lab_install_handlers(int shell);
 int sp_lab_signal(void);
 
-/* Forks and execs qemu; in SP_LAB_RUN its stdin is /dev/null and out_w,
- * err_w become its fds 3 and 4 (the chardevs of sp_lab_qemu_argv). */
+/* Starts qemu: 0, or -errno when it cannot (-ENOENT: no such file); it
+ * gets SIGTERM if we die. In SP_LAB_RUN it has its own process group,
+ * its stdin is /dev/null and out_w, err_w become its fds 3 and 4 (the
+ * chardevs of sp_lab_qemu_argv). */
 int sp_lab_start_qemu(const struct sp_strv *argv, int out_w, int err_w,
 		      enum sp_lab_mode mode, pid_t *pid);
-/* SIGTERM, then SIGKILL after 3 s; reaps it. */
+/* SIGTERM (to its group, when it leads one), then SIGKILL after 3 s;
+ * reaps it. */
 void sp_lab_kill_vm(pid_t pid);
 /* Copies the guest's stdout/stderr to ours until qemu closes them.
  * 0, -ETIMEDOUT (timeout_s passed; 0 = never) or -EINTR (signal). */

@@ -3,6 +3,7 @@
  * nl_connect() and return at once; the process is single-threaded. */
 #include "netem/netem.h"
 
+#include "common/file.h"
 #include "common/log.h"
 #include "common/units.h"
 
@@ -113,8 +114,6 @@ static int dev_index(struct nl_sock *sk, const char *dev, int *idx)
 static int load_dist(enum sp_netem_dist dist, int16_t **data, size_t *n)
 {
 	char path[PATH_MAX], *text;
-	FILE *f;
-	size_t got;
 	int ret;
 
 	if (sp_netem_dist_path(sp_netem_dist_names[dist], path, sizeof(path))) {
@@ -122,20 +121,17 @@ static int load_dist(enum sp_netem_dist dist, int16_t **data, size_t *n)
 		       "/usr/lib/<arch>/tc)", sp_netem_dist_names[dist]);
 		return -ENOENT;
 	}
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	text = calloc(1, 256 * 1024);
+	/* iproute2's tables are some 20 KiB */
+	ret = sp_file_read(path, 256 * 1024, &text, NULL);
+	if (ret == -EFBIG)
+		sp_err("%s: not a netem distribution table", path);
+	if (ret)
+		return ret;
 	*data = calloc(SP_NETEM_DIST_MAX, sizeof(**data));
-	if (!text || !*data) {
-		fclose(f);
+	if (!*data) {
 		free(text);
-		free(*data);
 		return -ENOMEM;
 	}
-	got = fread(text, 1, 256 * 1024 - 1, f);
-	fclose(f);
-	text[got] = '\0';
 	ret = sp_netem_parse_dist(text, *data, SP_NETEM_DIST_MAX, n);
 	free(text);
 	if (ret) {

@@ -3,8 +3,8 @@
  *          lines); applied from tgtd's main loop when the writer closes
  *          the file, to commands submitted from then on
  *   stats  key=value lines: settings and counters, replaced atomically
- *          (rename) at most every stats_interval while commands flow,
- *          and at once after every ctl write
+ *          (sp_file_write_atomic_opt) at most every stats_interval
+ *          while commands flow, and at once after every ctl write
  * The directory is ctl=DIR, or /run/slowpath/tgtd-<control port>/
  * <tid>-<lun> by default. See docs/backend.md. */
 #include <errno.h>
@@ -24,6 +24,7 @@
 #include "tgtd.h"
 #include "log.h"
 
+#include "common/file.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "tgt-backend/bs_delay.h"
@@ -51,31 +52,11 @@ static int mkdir_p(char *path)
 	return 0;
 }
 
-static int write_file_atomic(const char *dir, const char *name,
-			     const char *text, size_t len)
-{
-	char tmp[PATH_MAX], dst[PATH_MAX];
-	int fd, ret = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		ret = -EIO;
-	close(fd);
-	if (!ret && rename(tmp, dst))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
 static void write_stats(struct delay_lu *d)
 {
-	char buf[2048];
+	char buf[2048], path[PATH_MAX];
 	size_t n;
+	int ret;
 
 	n = (size_t)snprintf(buf, sizeof(buf), "tid=%d\nlun=%" PRIu64 "\n",
 			     d->lu->tgt->tid, d->lu->lun);
@@ -94,8 +75,13 @@ static void write_stats(struct delay_lu *d)
 		d->ctl_lines, d->ctl_errors, d->ctl_last);
 	if (n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	if (write_file_atomic(d->dir, "stats", buf, n))
+	snprintf(path, sizeof(path), "%s/stats", d->dir);
+	/* tgtd's loop must not wait on a disk for a file nobody keeps */
+	ret = sp_file_write_atomic_opt(path, buf, n, 0644, SP_FILE_NOSYNC);
+	if (ret) {
+		errno = -ret;
 		eprintf("bs_delay: cannot write %s/stats: %m\n", d->dir);
+	}
 	d->stats_written_ns = sp_now_ns();
 }
 
@@ -138,20 +124,30 @@ static void stats_timer_handler(int fd, int events, void *data)
 
 static void apply_ctl_file(struct delay_lu *d)
 {
-	char path[PATH_MAX], text[CTL_MAX_BYTES + 1], err[SP_OPT_ERRLEN];
-	char *line, *next;
-	ssize_t len;
-	int fd;
+	char path[PATH_MAX], err[SP_OPT_ERRLEN];
+	char *text, *line, *next;
+	size_t len;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/ctl", d->dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	ret = sp_file_read(path, CTL_MAX_BYTES, &text, &len);
+	if (ret == -EFBIG) {
+		/* applying a prefix could apply half a line */
+		d->ctl_errors++;
+		snprintf(d->ctl_last, sizeof(d->ctl_last),
+			 "error: over %d bytes", CTL_MAX_BYTES);
+		sp_err("bs_delay: tid %d lun %" PRIu64 ": %s: over %d bytes; "
+		       "settings unchanged", d->lu->tgt->tid, d->lu->lun, path,
+		       CTL_MAX_BYTES);
+		write_stats(d);
 		return;
-	len = read(fd, text, CTL_MAX_BYTES);
-	close(fd);
-	if (len <= 0)
+	}
+	if (ret)
+		return;
+	if (!len) {
+		free(text);
 		return;	/* our own truncation, or an empty write */
-	text[len] = '\0';
+	}
 	for (line = text; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -171,6 +167,7 @@ static void apply_ctl_file(struct delay_lu *d)
 				d->lu->tgt->tid, d->lu->lun, path);
 		}
 	}
+	free(text);
 	write_stats(d);
 }
 
@@ -258,8 +255,6 @@ void delay_ctl_close(struct delay_lu *d)
 	snprintf(path, sizeof(path), "%s/ctl", d->dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/stats", d->dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/.stats.tmp", d->dir);
 	unlink(path);
 	if (d->made_dir)
 		rmdir(d->dir);

@@ -3,6 +3,7 @@
  * files are found. */
 #include "topologies/topo.h"
 
+#include "common/file.h"
 #include "common/units.h"
 
 #include <errno.h>
@@ -198,40 +199,28 @@ int sp_topo_load(const char *name_or_path, struct sp_topo *topo, char *err,
 		 size_t errlen)
 {
 	char path[PATH_MAX], name[64];
-	struct stat st;
 	char *text;
-	FILE *f;
 	size_t n;
 	int ret;
 
 	ret = sp_topo_locate(name_or_path, path, sizeof(path), err, errlen);
 	if (ret)
 		return ret;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		fclose(f);
+	ret = sp_file_read_opt(path, MAX_TOPO_FILE, SP_FILE_REGULAR, &text, &n);
+	if (ret == -EINVAL) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		return -EINVAL;
 	}
-	text = malloc(MAX_TOPO_FILE + 1);
-	if (!text) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(text, 1, MAX_TOPO_FILE + 1, f);
-	fclose(f);
-	if (n > MAX_TOPO_FILE || memchr(text, '\0', n)) {
+	if (ret == -EFBIG || (!ret && memchr(text, '\0', n))) {
 		snprintf(err, errlen, "%s: not a topology file (%s)", path,
-			 n > MAX_TOPO_FILE ? "over 64 KiB" : "binary data");
+			 ret ? "over 64 KiB" : "binary data");
 		free(text);
 		return -EINVAL;
 	}
-	text[n] = '\0';
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
 	name_from_path(path, name, sizeof(name));
 	ret = sp_topo_parse(text, path, name, topo, err, errlen);
 	free(text);

@@ -1,13 +1,14 @@
-/* The real struct sp_sys_ops: fork/exec with a time limit, daemons in
- * their own session, /proc for "is that pid still our tgtd". */
+/* The real struct sp_sys_ops: tools run to completion with a time limit
+ * and daemons in their own session (both through common/proc), files,
+ * /proc for "is that pid still our tgtd". */
 #include "harness/bringup/bringup.h"
 
+#include "common/file.h"
 #include "common/log.h"
-#include "common/units.h"
+#include "common/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,140 +30,70 @@ static const char *real_last_error(void *ctx)
 	return last_stderr;
 }
 
-static void child_exec(const char *const *argv, int out_fd, int err_fd)
-{
-	int null = open("/dev/null", O_RDWR);
-
-	if (null >= 0)
-		dup2(null, 0);
-	if (out_fd >= 0)
-		dup2(out_fd, 1);
-	else if (null >= 0)
-		dup2(null, 1);
-	dup2(err_fd, 2);
-	/* dmsetup must not wait for a udev that is not there (the lab) */
-	setenv("DM_DISABLE_UDEV", "1", 1);
-	execvp(argv[0], (char *const *)argv);
-	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-static void drain(int fd, char *buf, size_t len, size_t *used, int *open_)
-{
-	char scratch[4096];
-	ssize_t n = read(fd, scratch, sizeof(scratch));
-
-	if (n <= 0) {
-		*open_ = 0;
-		return;
-	}
-	if (buf && len > *used + 1) {
-		size_t room = len - 1 - *used;
-		size_t take = (size_t)n < room ? (size_t)n : room;
-
-		memcpy(buf + *used, scratch, take);
-		*used += take;
-		buf[*used] = '\0';
-	}
-}
+/* dmsetup must not wait for a udev that is not there (the lab) */
+static const char *const tool_env[] = { "DM_DISABLE_UDEV=1", NULL };
 
 static int real_run(void *ctx, const char *const *argv, char *out,
 		    size_t outlen)
 {
-	int po[2], pe[2], status, open_o = 1, open_e = 1;
-	char errbuf[2048] = "";
-	size_t used_o = 0, used_e = 0;
-	int64_t deadline = sp_now_ns() + RUN_TIMEOUT_MS * SP_NSEC_PER_MSEC;
-	pid_t pid;
+	struct sp_proc_opts o = {
+		.flags = SP_PROC_STDIN_NULL | SP_PROC_STDOUT_NULL |
+			 SP_PROC_CAPTURE_ERR | (out ? SP_PROC_CAPTURE_OUT : 0),
+		.timeout_ms = RUN_TIMEOUT_MS,
+		.out_max = outlen ? outlen - 1 : 1,
+		.err_max = sizeof(last_stderr) - 1,
+		.env = tool_env,
+	};
+	struct sp_proc p;
+	int ret, status;
+	size_t n;
 
 	(void)ctx;
 	if (out && outlen)
 		out[0] = '\0';
-	if (pipe2(po, O_CLOEXEC))
-		return -errno;
-	if (pipe2(pe, O_CLOEXEC)) {
-		close(po[0]);
-		close(po[1]);
-		return -errno;
+	sp_proc_init(&p);
+	ret = sp_proc_run(&p, argv, &o);
+	if (ret == -ETIMEDOUT)
+		sp_err("%s: no answer in %d s, killed", argv[0],
+		       RUN_TIMEOUT_MS / 1000);
+	else if (ret) {
+		sp_proc_release(&p);
+		return ret;
 	}
-	pid = fork();
-	if (pid < 0) {
-		int e = -errno;
-
-		close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
-		return e;
-	}
-	if (!pid)
-		child_exec(argv, po[1], pe[1]);
-	close(po[1]);
-	close(pe[1]);
-	while (open_o || open_e) {
-		struct pollfd fds[2] = { { po[0], POLLIN, 0 },
-					 { pe[0], POLLIN, 0 } };
-		int64_t left = (deadline - sp_now_ns()) / SP_NSEC_PER_MSEC;
-
-		if (left <= 0) {
-			sp_err("%s: no answer in %d s, killed", argv[0],
-			       RUN_TIMEOUT_MS / 1000);
-			kill(pid, SIGKILL);
-			break;
-		}
-		fds[0].fd = open_o ? po[0] : -1;
-		fds[1].fd = open_e ? pe[0] : -1;
-		if (poll(fds, 2, (int)left) < 0 && errno != EINTR)
-			break;
-		if (fds[0].revents)
-			drain(po[0], out, outlen, &used_o, &open_o);
-		if (fds[1].revents)
-			drain(pe[0], errbuf, sizeof(errbuf), &used_e, &open_e);
-	}
-	close(po[0]);
-	close(pe[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 &&
-	    strstr(errbuf, "cannot run"))
-		return -ENOENT;
-	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-	{
-		size_t n = strlen(errbuf);
-
-		while (n && errbuf[n - 1] == '\n')
-			errbuf[--n] = '\0';
-	}
-	snprintf(last_stderr, sizeof(last_stderr), "%s", errbuf);
-	if (status && errbuf[0])
-		sp_debug("%s: exit %d: %s", argv[0], status, errbuf);
+	if (out && outlen && p.out.len)
+		memcpy(out, p.out.p, p.out.len + 1);
+	status = p.signaled || ret ? 128 : p.status;
+	n = p.err.len;
+	while (n && p.err.p[n - 1] == '\n')
+		n--;
+	snprintf(last_stderr, sizeof(last_stderr), "%.*s", (int)n,
+		 n ? p.err.p : "");
+	sp_proc_release(&p);
+	if (status && last_stderr[0])
+		sp_debug("%s: exit %d: %s", argv[0], status, last_stderr);
 	return status;
 }
 
 static int real_spawn(void *ctx, const char *const *argv,
 		      const char *logfile, pid_t *out)
 {
-	pid_t pid;
-	int fd;
+	/* our own session: a Ctrl-C meant for `up` must not reach the
+	 * daemon before `up` has logged out of it */
+	struct sp_proc_opts o = {
+		.flags = SP_PROC_SESSION | SP_PROC_STDIN_NULL |
+			 SP_PROC_DEFAULT_SIGNALS,
+		.logfile = logfile,
+		.env = tool_env,
+	};
+	struct sp_proc p;
+	int ret;
 
 	(void)ctx;
-	fd = open(logfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return -errno;
-	}
-	if (!pid) {
-		/* our own session: a Ctrl-C meant for `up` must not reach
-		 * the daemon before `up` has logged out of it */
-		setsid();
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		child_exec(argv, fd, fd);
-	}
-	close(fd);
-	*out = pid;
-	return 0;
+	sp_proc_init(&p);
+	ret = sp_proc_spawn(&p, argv, &o);
+	if (!ret)
+		*out = p.pid;
+	return ret;
 }
 
 static int real_kill(void *ctx, pid_t pid, int sig)
@@ -173,17 +104,15 @@ static int real_kill(void *ctx, pid_t pid, int sig)
 
 static int real_pid_is(void *ctx, pid_t pid, const char *comm)
 {
-	char path[64], buf[64] = "";
-	FILE *f;
+	char path[64], buf[64];
 	int ret = 0;
 
 	(void)ctx;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
+	if (sp_file_read_prefix(path, buf, sizeof(buf)))
 		return 0;
 	/* "PID (comm) STATE": a zombie is as good as gone */
-	if (fgets(buf, sizeof(buf), f)) {
+	{
 		char *open_ = strchr(buf, '('), *close_ = strrchr(buf, ')');
 
 		if (open_ && close_ && close_ > open_ &&
@@ -192,7 +121,6 @@ static int real_pid_is(void *ctx, pid_t pid, const char *comm)
 		    close_[1] == ' ' && close_[2] != 'Z')
 			ret = 1;
 	}
-	fclose(f);
 	/* reap our own children so they do not linger as zombies */
 	if (!ret)
 		waitpid(pid, NULL, WNOHANG);
@@ -202,29 +130,8 @@ static int real_pid_is(void *ctx, pid_t pid, const char *comm)
 static int real_read_file(void *ctx, const char *path, char *buf,
 			  size_t len)
 {
-	ssize_t n;
-	size_t used = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
 	(void)ctx;
-	if (fd < 0)
-		return -errno;
-	/* proc files come a page per read */
-	while (used + 1 < len) {
-		n = read(fd, buf + used, len - 1 - used);
-		if (n < 0) {
-			int e = -errno;
-
-			close(fd);
-			return e;
-		}
-		if (!n)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	buf[used] = '\0';
-	return 0;
+	return sp_file_read_prefix(path, buf, len);
 }
 
 static int real_exists(void *ctx, const char *path)

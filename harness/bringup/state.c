@@ -1,5 +1,6 @@
 /* The /run/slowpath journal: format, replay, files. See state.h. */
 #include "harness/bringup/state.h"
+#include "common/file.h"
 #include "common/strbuf.h"
 
 #include <errno.h>
@@ -17,7 +18,7 @@ const char *const sp_step_names[] = {
 	"discovery", "login", "map", NULL,
 };
 
-#define MAX_JOURNAL (256 * 1024)
+#define MAX_JOURNAL SP_FILE_TEXT_MAX
 #define MAX_TOKS 24
 
 void sp_state_init(struct sp_state *st)
@@ -470,22 +471,13 @@ int sp_state_load(const char *dir, struct sp_state *st, char *err,
 {
 	char path[512];
 	char *text;
-	size_t n;
-	FILE *f;
 	int ret;
 
 	journal_path(dir, path, sizeof(path));
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	text = malloc(MAX_JOURNAL + 1);
-	if (!text) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(text, 1, MAX_JOURNAL, f);
-	fclose(f);
-	text[n] = '\0';
+	/* a journal cut short would forget what `down` must undo */
+	ret = sp_file_read(path, MAX_JOURNAL, &text, NULL);
+	if (ret)
+		return ret;
 	ret = sp_state_parse(text, st, err, errlen);
 	if (ret && err && errlen) {
 		char tmp[SP_STATE_ERRLEN + 600];

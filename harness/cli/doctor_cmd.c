@@ -1,6 +1,7 @@
 /* slowpath doctor: one line per thing the kernel stack needs, then
  * whether it runs here (natively) or in the lab VM. */
 #include "common/exitcodes.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
@@ -36,35 +37,8 @@ static const struct sp_opt doctor_opttab[] = {
 
 static int sys_read_file(void *ctx, const char *path, char **text)
 {
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
 	(void)ctx;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	/* /proc files report size 0, so read until EOF rather than stat */
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *grown;
-
-			cap = cap ? cap * 2 : 65536;
-			grown = realloc(buf, cap);
-			if (!grown) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = grown;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	buf[len] = '\0';
-	*text = buf;
-	return 0;
+	return sp_file_read(path, SP_FILE_TEXT_MAX, text, NULL);
 }
 
 static int sys_access(void *ctx, const char *path, int mode)

@@ -2,6 +2,7 @@
  * and checks (run_matrix, run_fio), the loop (run_loop) over the real
  * effects (run_exec), and the terminal. */
 #include "common/exitcodes.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/opttab.h"
 #include "common/units.h"
@@ -251,7 +252,7 @@ int cmd_run(int argc, char **argv)
 		return SP_EXIT_USAGE;
 	}
 	if (plan.job_file) {
-		ret = sp_read_text_file(plan.job_file, &job_text, NULL);
+		ret = sp_file_read(plan.job_file, SP_FILE_TEXT_MAX, &job_text, NULL);
 		if (ret) {
 			sp_err("run: --job %s: %s", plan.job_file, strerror(-ret));
 			return SP_EXIT_USAGE;

@@ -1,5 +1,6 @@
 #include "harness/measure/case_result.h"
 
+#include "common/file.h"
 #include "common/log.h"
 
 #include <dirent.h>
@@ -490,8 +491,10 @@ int sp_case_load_dir(const char *dir, struct sp_case_result **cases,
 	for (i = 0; i < count; i++) {
 		if (!ret) {
 			snprintf(path, sizeof(path), "%s/%s", sub, names[i]->d_name);
-			ret = sp_read_text_file(path, &text, NULL);
-			if (!ret) {
+			ret = sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL);
+			if (ret)
+				sp_err("%s: %s", path, strerror(-ret));
+			else {
 				ret = sp_case_from_json(text, path, &(*cases)[*n]);
 				free(text);
 			}

@@ -4,11 +4,9 @@
 #include "harness/measure/shares.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const field_names[SP_DS_NFIELDS] = {
 	"reads", "rmerg", "secR", "tRed", "wrts", "wmerg", "secW", "tWrit",
@@ -237,56 +235,5 @@ int sp_diskstats_summarise(const struct sp_diskstat *delta, size_t n,
 			out[i].share_writes = f[i];
 	free(all);
 	free(f);
-	return 0;
-}
-
-int sp_read_text_file(const char *path, char **text, size_t *len)
-{
-	size_t cap = 4096, used = 0;
-	char *buf = malloc(cap);
-	ssize_t got;
-	int fd, err;
-
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		sp_err("%s: %s", path, strerror(errno));
-		free(buf);
-		return err;
-	}
-	/* /proc files report size 0, so read until EOF rather than stat. */
-	for (;;) {
-		if (used + 1 >= cap) {
-			char *bigger = realloc(buf, cap * 2);
-
-			if (!bigger) {
-				close(fd);
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-		got = read(fd, buf + used, cap - used - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			err = -errno;
-			sp_err("%s: read: %s", path, strerror(errno));
-			close(fd);
-			free(buf);
-			return err;
-		}
-		if (got == 0)
-			break;
-		used += (size_t)got;
-	}
-	close(fd);
-	buf[used] = '\0';
-	*text = buf;
-	if (len)
-		*len = used;
 	return 0;
 }

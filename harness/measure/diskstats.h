@@ -66,7 +66,4 @@ struct sp_path_summary {
 int sp_diskstats_summarise(const struct sp_diskstat *delta, size_t n,
 			   struct sp_path_summary *out);
 
-/* Whole file into a NUL-terminated heap buffer; *len may be NULL. */
-int sp_read_text_file(const char *path, char **text, size_t *len);
-
 #endif

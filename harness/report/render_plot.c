@@ -1,12 +1,12 @@
 #include "harness/report/render_plot.h"
 
 #include "common/log.h"
+#include "common/proc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 int sp_plot_share_name(const struct sp_case_pair *p, char *buf, size_t len)
@@ -194,33 +194,27 @@ int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 
 static int exec_gnuplot(const char *dir, const char *script, void *ctx)
 {
-	int status;
-	pid_t pid;
+	const char *argv[] = { "gnuplot", script, NULL };
+	struct sp_proc_opts o = { .dir = dir };
+	struct sp_proc p;
+	int ret;
 
 	(void)ctx;
-	pid = fork();
-	if (pid < 0) {
-		sp_err("fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		if (chdir(dir))
-			_exit(126);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			sp_err("waitpid gnuplot: %s", strerror(errno));
-			return -errno;
-		}
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+	sp_proc_init(&p);
+	ret = sp_proc_run(&p, argv, &o);
+	sp_proc_release(&p);
+	if (ret == -ENOENT) {
 		sp_err("gnuplot is not installed (apt-get install gnuplot-nox)");
 		return -ENOENT;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		sp_err("gnuplot %s/%s failed (status %d)", dir, script, status);
+	if (ret) {
+		sp_err("gnuplot %s/%s: %s", dir, script, strerror(-ret));
+		return ret;
+	}
+	if (p.status) {
+		/* the raw wait status, as this message has always shown */
+		sp_err("gnuplot %s/%s failed (status %d)", dir, script,
+		       p.signaled ? p.status - 128 : p.status << 8);
 		return -EIO;
 	}
 	return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "common/log.h"
 #include "harness/measure/shares.h"
 
@@ -334,41 +335,17 @@ int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
 
 int sp_ref_load(const char *path, struct sp_reference *ref)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0, cap = 0, got;
+	char *text;
+	size_t len;
 	int ret;
 
 	ref->cases = NULL;
 	ref->n_cases = 0;
-	if (!f) {
-		ret = -errno;
-		sp_err("%s: %s", path, strerror(errno));
+	ret = sp_file_read(path, SP_FILE_TEXT_MAX, &text, &len);
+	if (ret) {
+		sp_err("%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	do {
-		if (cap - len < 4096) {
-			char *n = realloc(text, cap + 65536);
-
-			if (!n) {
-				free(text);
-				fclose(f);
-				return -ENOMEM;
-			}
-			text = n;
-			cap += 65536;
-		}
-		got = fread(text + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got);
-	if (ferror(f)) {
-		sp_err("%s: read error", path);
-		free(text);
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	text[len] = '\0';
 	if (strlen(text) != len) {
 		sp_err("%s: contains a NUL byte, not a data file", path);
 		free(text);

@@ -5,6 +5,7 @@
  * out, because this host has no device-mapper: the lab figure adds it
  * (run.json's selector_s). Prints the harness time against fio's own
  * in the same run. */
+#include "common/file.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "harness/report/render_plot.h"
@@ -34,7 +35,7 @@ static int disk_of(const char *dir, char *name, size_t len)
 	struct stat sb;
 	int ret = -ENOENT;
 
-	if (stat(dir, &sb) || sp_read_text_file("/proc/diskstats", &text, NULL))
+	if (stat(dir, &sb) || sp_file_read("/proc/diskstats", SP_FILE_TEXT_MAX, &text, NULL))
 		return -EIO;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {

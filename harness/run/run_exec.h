@@ -6,20 +6,14 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "common/proc.h"
 #include "harness/run/run_loop.h"
 #include "harness/bringup/state.h"
-
-struct sp_run_buf {
-	char *p;
-	size_t len, cap;
-};
 
 struct sp_run_exec {
 	struct sp_state *st;		/* the journal; reloads record in it */
 	const char *state_dir;
-	pid_t pid;			/* fio, or -1 */
-	int out_fd, err_fd;
-	struct sp_run_buf out, err;	/* fio's stdout, stderr so far */
+	struct sp_proc fio;		/* its stdout, stderr so far */
 };
 
 void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,

@@ -212,6 +212,41 @@ static void files_create_once_append_load_remove(void **state)
 	rmdir(dir);
 }
 
+/* A long `delay set` history must replay to its end: the journal's
+ * last lines are what `down` and `status` go by. */
+static void a_journal_past_256k_replays_completely(void **state)
+{
+	char dir[] = "/tmp/sp-test-state-XXXXXX", path[64];
+	char buf[4096], line[128], err[SP_STATE_ERRLEN] = "";
+	struct sp_state a, b;
+	size_t total = 0;
+	int fd, i, n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	sample(&a);
+	journal_of(&a, buf, sizeof(buf));
+	assert_int_equal(sp_state_create(dir, &fd), 0);
+	assert_int_equal(write(fd, buf, strlen(buf)), (ssize_t)strlen(buf));
+	for (i = 1; total < 300 * 1024; i++) {
+		n = snprintf(line, sizeof(line), "delay 1 %d 2000 0 0 0\n", i);
+		assert_int_equal(write(fd, line, (size_t)n), n);
+		total += (size_t)n;
+	}
+	assert_int_equal(write(fd, "complete\n", 9), 9);
+	close(fd);
+	assert_int_equal(sp_state_load(dir, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.paths[0].read_ns, i - 1);
+	assert_int_equal(b.complete, 1);
+
+	/* past the reader's bound it fails; it does not replay a prefix */
+	snprintf(path, sizeof(path), "%s/%s", dir, SP_STATE_FILE);
+	assert_int_equal(truncate(path, (off_t)(16u << 20) + 1), 0);
+	assert_int_equal(sp_state_load(dir, &b, err, sizeof(err)), -EFBIG);
+	assert_int_equal(sp_state_remove(dir), 0);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +257,7 @@ int main(void)
 		cmocka_unit_test(blanks_cannot_be_recorded),
 		cmocka_unit_test(paths_found_by_number_label_or_disk),
 		cmocka_unit_test(files_create_once_append_load_remove),
+		cmocka_unit_test(a_journal_past_256k_replays_completely),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "harness/measure/case_result.h"
 
 static char *read_fixture(const char *rel)
@@ -18,7 +19,7 @@ static char *read_fixture(const char *rel)
 	char *text = NULL;
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", src ? src : ".", rel);
-	assert_int_equal(sp_read_text_file(path, &text, NULL), 0);
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL), 0);
 	return text;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "common/log.h"
 #include "harness/measure/diskstats.h"
 
@@ -29,7 +30,7 @@ static char *fixture(const char *rel)
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/diskstats/%s",
 		 src ? src : ".", rel);
-	assert_int_equal(sp_read_text_file(path, &text, NULL), 0);
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL), 0);
 	return text;
 }
 

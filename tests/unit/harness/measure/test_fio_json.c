@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "common/log.h"
 #include "harness/measure/diskstats.h"
 #include "harness/measure/fio_json.h"
@@ -31,7 +32,7 @@ static int load(const char *rel, struct sp_fio_result *r)
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/fio/%s",
 		 src ? src : ".", rel);
-	assert_int_equal(sp_read_text_file(path, &text, NULL), 0);
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL), 0);
 	ret = sp_fio_parse(text, rel, r);
 	free(text);
 	return ret;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/log.h"
 #include "harness/measure/case_result.h"
 #include "harness/report/render.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/log.h"
 #include "harness/run/run_loop.h"
 
@@ -74,7 +75,8 @@ static int m_fio_start(void *ctx, const char *const *argv)
 		/* fio on a composed job file: ours is the only filename */
 		char *job;
 
-		assert_int_equal(sp_read_text_file(argv[2], &job, NULL), 0);
+		assert_int_equal(sp_file_read(argv[2], SP_FILE_TEXT_MAX, &job,
+						 NULL), 0);
 		assert_non_null(strstr(job, "[global]\nfilename=/dev/mapper/"
 				       "slowpath-t\n"));
 		assert_non_null(strstr(job, "\n[mine]\nrandrepeat=0\n"));
@@ -149,7 +151,7 @@ static void mock_init(struct mock *m)
 	snprintf(path, sizeof(path),
 		 "%s/tests/fixtures/fio/randread-psync-1job.json",
 		 src ? src : ".");
-	assert_int_equal(sp_read_text_file(path, &m->fio_json, NULL), 0);
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &m->fio_json, NULL), 0);
 	sp_run_interrupted = 0;
 }
 
