@@ -60,9 +60,9 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 			    const char *state_dir, char *err, size_t errlen)
 {
 	static char out[8192], table[8192];
-	char dmerr[SP_DM_ERRLEN], mod[64], line[96];
+	char dmerr[SP_DM_ERRLEN], line[96];
+	const char *mod;
 	struct sp_dm_map map;
-	size_t i;
 	int ret, rret;
 
 	if (!st->complete)
@@ -81,10 +81,7 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 				sizeof(dmerr));
 	if (ret)
 		return sp_errf(err, errlen, ret, "%s", dmerr);
-	snprintf(mod, sizeof(mod), "dm_%s", sp_selector_kernel_name(sel->kind));
-	for (i = 0; mod[i]; i++)
-		if (mod[i] == '-')
-			mod[i] = '_';
+	mod = sp_selector_module(sel->kind);
 	if (sp_sys_runv(ops, NULL, 0, "modprobe", "-q", mod, NULL))
 		sp_debug("modprobe %s failed; the load will tell", mod);
 	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "suspend", st->map_name,

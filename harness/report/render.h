@@ -35,9 +35,9 @@ struct sp_comparison {
  * or one of them saw no I/O. */
 int sp_compare(const struct sp_case_pair *p, struct sp_comparison *out);
 
-/* Pairs every case whose selector is base ("st" or "service-time")
- * with the case at the same point whose selector is other. pairs must
- * hold n entries; returns how many were found. */
+/* Pairs every case whose selector is base (a short or kernel name of
+ * dm/selector.h) with the case at the same point whose selector is
+ * other. pairs must hold n entries; returns how many were found. */
 size_t sp_pair_cases(const struct sp_case_result *cases, size_t n,
 		     const char *base, const char *other,
 		     struct sp_case_pair *pairs);

@@ -1,5 +1,6 @@
 #include "harness/repro/reference.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "dm/selector.h"
 #include "harness/measure/shares.h"
 
 /* The seed's own setup sections: 3 equal paths; 3 equal + sdd 4x
@@ -22,7 +24,10 @@ static const struct sp_ref_topology topologies[] = {
 static const char *const rw_names[SP_REF_N_RW] = {
 	"read", "write", "randread", "randwrite",
 };
-static const char *const selector_names[SP_REF_N_SELECTORS] = { "ST", "HST" };
+/* The published selectors in enum sp_ref_selector order. */
+static const enum sp_selector ref_kinds[SP_REF_N_SELECTORS] = {
+	SP_SEL_ST, SP_SEL_HST,
+};
 static const char *const col_names[SP_REF_N_COLS] = {
 	"reads", "rmerg", "secR", "tRed", "wrts", "wmerg", "secW", "tWrit",
 };
@@ -74,14 +79,36 @@ int sp_ref_rw_is_read(enum sp_ref_rw rw)
 	return rw == SP_REF_READ || rw == SP_REF_RANDREAD;
 }
 
+enum sp_selector sp_ref_selector_kind(enum sp_ref_selector sel)
+{
+	return ref_kinds[(unsigned)sel < SP_REF_N_SELECTORS ? sel : 0];
+}
+
+/* The data file spells dm/selector.c's short names in capitals. */
 const char *sp_ref_selector_name(enum sp_ref_selector sel)
 {
-	return (unsigned)sel < SP_REF_N_SELECTORS ? selector_names[sel] : "?";
+	static char names[SP_REF_N_SELECTORS][SP_SEL_SHORT_MAX];
+	const char *s;
+	size_t i;
+
+	if ((unsigned)sel >= SP_REF_N_SELECTORS)
+		return "?";
+	if (!names[sel][0]) {
+		s = sp_selector_short_name(ref_kinds[sel]);
+		for (i = 0; s[i] && i + 1 < SP_SEL_SHORT_MAX; i++)
+			names[sel][i] = (char)toupper((unsigned char)s[i]);
+	}
+	return names[sel];
 }
 
 int sp_ref_selector_parse(const char *name)
 {
-	return name_index(selector_names, SP_REF_N_SELECTORS, name);
+	int k;
+
+	for (k = 0; k < SP_REF_N_SELECTORS; k++)
+		if (!strcmp(name, sp_ref_selector_name((enum sp_ref_selector)k)))
+			return k;
+	return -EINVAL;
 }
 
 const char *sp_ref_col_name(enum sp_ref_col col)
@@ -218,7 +245,7 @@ static int case_complete(const struct cursor *at, const struct sp_ref_case *c)
 		return 0;
 	return bad(at, "%s %s iodepth %d %s (from line %d) has %zu paths, %s has %zu",
 		   c->topology, rw_names[c->rw], c->iodepth,
-		   selector_names[c->selector], c->line, c->n_paths,
+		   sp_ref_selector_name(c->selector), c->line, c->n_paths,
 		   c->topology, topo->n_paths);
 }
 
@@ -238,7 +265,7 @@ static int add_row(const struct cursor *at, struct sp_reference *ref,
 				row->selector)) {
 			return bad(at, "second table for %s %s iodepth %d %s (each case appears once)",
 				   row->topo->name, rw_names[row->rw],
-				   (int)row->iodepth, selector_names[row->selector]);
+				   (int)row->iodepth, sp_ref_selector_name(row->selector));
 		}
 		if (ref->n_cases == *cap) {
 			size_t ncap = *cap ? *cap * 2 : 32;
@@ -264,7 +291,7 @@ static int add_row(const struct cursor *at, struct sp_reference *ref,
 				   row->topo->name, row->topo->n_paths);
 		return bad(at, "%s %s iodepth %d %s: path %llu out of order, expected %zu",
 			   c->topology, rw_names[c->rw], c->iodepth,
-			   selector_names[c->selector],
+			   sp_ref_selector_name(c->selector),
 			   (unsigned long long)row->path, c->n_paths + 1);
 	}
 	c->paths[c->n_paths++] = row->values;

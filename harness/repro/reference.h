@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dm/selector.h"
+
 /* Relative to the repo root; `slowpath reference` also looks next to
  * the binary (build/../harness/repro/data). */
 #define SP_REF_DEFAULT_DATA "harness/repro/data/hst-vs-st-2020.tsv"
@@ -64,8 +66,11 @@ const struct sp_ref_topology *sp_ref_topologies(size_t *n);
 const char *sp_ref_rw_name(enum sp_ref_rw rw);
 int sp_ref_rw_parse(const char *name);		/* enum value or -EINVAL */
 int sp_ref_rw_is_read(enum sp_ref_rw rw);
+/* "ST", "HST": the data file's spelling of dm/selector.c's short names. */
 const char *sp_ref_selector_name(enum sp_ref_selector sel);
 int sp_ref_selector_parse(const char *name);	/* enum value or -EINVAL */
+/* SP_REF_ST -> SP_SEL_ST, SP_REF_HST -> SP_SEL_HST */
+enum sp_selector sp_ref_selector_kind(enum sp_ref_selector sel);
 const char *sp_ref_col_name(enum sp_ref_col col);
 
 /* Parses the text of a data file; origin names it in FILE:LINE errors.

@@ -3,6 +3,7 @@
 
 #include "common/log.h"
 #include "common/units.h"
+#include "dm/selector.h"
 #include "harness/report/render.h"
 #include "harness/run/run_fio.h"
 
@@ -441,8 +442,9 @@ int sp_run_save_reports(const char *out_dir,
 			sp_err("%s: %s", path, strerror(errno));
 			break;
 		}
-		ret = sp_render_report(f, files[i].fmt, cases, n, "service-time",
-				       "historical-service-time");
+		ret = sp_render_report(f, files[i].fmt, cases, n,
+				       sp_selector_kernel_name(SP_SEL_ST),
+				       sp_selector_kernel_name(SP_SEL_HST));
 		if (fclose(f) && !ret)
 			ret = -EIO;
 	}
@@ -451,14 +453,14 @@ int sp_run_save_reports(const char *out_dir,
 	pairs = calloc(n, sizeof(*pairs));
 	if (!pairs)
 		return -ENOMEM;
-	np = sp_pair_cases(cases, n, "service-time", "historical-service-time",
-			   pairs);
+	np = sp_pair_cases(cases, n, sp_selector_kernel_name(SP_SEL_ST),
+			   sp_selector_kernel_name(SP_SEL_HST), pairs);
 	free(pairs);
 	if (!np) {
 		sp_info("no ST/HST pair among the cases: no plots");
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/plots", out_dir);
-	return sp_plot_run(path, cases, n, "service-time",
-			   "historical-service-time", plot_ops);
+	return sp_plot_run(path, cases, n, sp_selector_kernel_name(SP_SEL_ST),
+			   sp_selector_kernel_name(SP_SEL_HST), plot_ops);
 }

@@ -64,13 +64,9 @@ static int dm_simple(int task, const char *name, const char *table)
 /* dm_<selector module>, loaded once; modprobe only when it is not. */
 static void load_module(enum sp_selector kind)
 {
-	char mod[64], path[96];
-	size_t i;
+	const char *mod = sp_selector_module(kind);
+	char path[96];
 
-	snprintf(mod, sizeof(mod), "dm_%s", sp_selector_kernel_name(kind));
-	for (i = 0; mod[i]; i++)
-		if (mod[i] == '-')
-			mod[i] = '_';
 	snprintf(path, sizeof(path), "/sys/module/%s", mod);
 	if (access(path, F_OK) && sp_sys_runv(&sp_sys_real, NULL, 0,
 					      "modprobe", "-q", mod, NULL))
