@@ -12,15 +12,6 @@
 #include "dm/selector.h"
 #include "harness/measure/shares.h"
 
-/* The seed's own setup sections: 3 equal paths; 3 equal + sdd 4x
- * worse; 10 paths in a U of delay multipliers. */
-static const struct sp_ref_topology topologies[] = {
-	{ "equal3", 3, { 1, 1, 1 } },
-	{ "skew4", 4, { 1, 1, 1, 4 } },
-	{ "u10", 10, { 1, 1, 1, 4, 8, 8, 16, 16, 1, 1 } },
-};
-#define N_TOPOLOGIES (sizeof(topologies) / sizeof(topologies[0]))
-
 static const char *const rw_names[SP_REF_N_RW] = {
 	"read", "write", "randread", "randwrite",
 };
@@ -35,23 +26,6 @@ static const char *const col_names[SP_REF_N_COLS] = {
 #define N_KEY_FIELDS 6	/* topology rw iodepth selector path dev */
 #define N_FIELDS (N_KEY_FIELDS + SP_REF_N_COLS + 1)	/* + carried */
 #define MAX_LINE 1024
-
-const struct sp_ref_topology *sp_ref_topology(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < N_TOPOLOGIES; i++) {
-		if (!strcmp(topologies[i].name, name))
-			return &topologies[i];
-	}
-	return NULL;
-}
-
-const struct sp_ref_topology *sp_ref_topologies(size_t *n)
-{
-	*n = N_TOPOLOGIES;
-	return topologies;
-}
 
 static int name_index(const char *const *names, int n, const char *name)
 {
@@ -193,7 +167,8 @@ struct row {
 	struct sp_ref_path values;
 };
 
-static int parse_row(const struct cursor *at, char *line, struct row *row)
+static int parse_row(const struct cursor *at, const struct sp_reference *ref,
+		     char *line, struct row *row)
 {
 	char *f[N_FIELDS];
 	size_t n, i;
@@ -202,7 +177,7 @@ static int parse_row(const struct cursor *at, char *line, struct row *row)
 	n = split_tabs(line, f, N_FIELDS);
 	if (n != N_FIELDS)
 		return bad(at, "%zu tab-separated fields, expected %d", n, N_FIELDS);
-	row->topo = sp_ref_topology(f[0]);
+	row->topo = sp_ref_topology(ref, f[0]);
 	if (!row->topo)
 		return bad(at, "topology '%s' is none of equal3, skew4, u10", f[0]);
 	row->rw = sp_ref_rw_parse(f[1]);
@@ -239,7 +214,7 @@ static int same_case(const struct sp_ref_case *c, const struct row *row)
 
 static int case_complete(const struct cursor *at, const struct sp_ref_case *c)
 {
-	const struct sp_ref_topology *topo = sp_ref_topology(c->topology);
+	const struct sp_ref_topology *topo = c->topo;
 
 	if (c->n_paths == topo->n_paths)
 		return 0;
@@ -279,6 +254,7 @@ static int add_row(const struct cursor *at, struct sp_reference *ref,
 		c = &ref->cases[ref->n_cases++];
 		memset(c, 0, sizeof(*c));
 		c->topology = row->topo->name;
+		c->topo = row->topo;
 		c->rw = row->rw;
 		c->iodepth = (int)row->iodepth;
 		c->selector = row->selector;
@@ -314,7 +290,9 @@ static const char *expected_header(void)
 	return header;
 }
 
-int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
+int sp_ref_parse(const char *text, const char *origin,
+		 const struct sp_ref_topologies *topos,
+		 struct sp_reference *ref)
 {
 	struct cursor at = { origin, 0 };
 	char line[MAX_LINE];
@@ -325,6 +303,7 @@ int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
 
 	ref->cases = NULL;
 	ref->n_cases = 0;
+	ref->topologies = topos;
 	while (*p && !ret) {
 		at.line++;
 		eol = strchr(p, '\n');
@@ -346,7 +325,7 @@ int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
 			have_header = 1;
 			continue;
 		}
-		ret = parse_row(&at, line, &row);
+		ret = parse_row(&at, ref, line, &row);
 		if (!ret)
 			ret = add_row(&at, ref, &cap, &row);
 	}
@@ -359,7 +338,8 @@ int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
 	return ret;
 }
 
-int sp_ref_load(const char *path, struct sp_reference *ref)
+int sp_ref_load(const char *path, const struct sp_ref_topologies *topos,
+		struct sp_reference *ref)
 {
 	FILE *f = fopen(path, "r");
 	char *text = NULL;
@@ -368,6 +348,7 @@ int sp_ref_load(const char *path, struct sp_reference *ref)
 
 	ref->cases = NULL;
 	ref->n_cases = 0;
+	ref->topologies = topos;
 	if (!f) {
 		ret = -errno;
 		sp_err("%s: %s", path, strerror(errno));
@@ -401,7 +382,7 @@ int sp_ref_load(const char *path, struct sp_reference *ref)
 		free(text);
 		return -EINVAL;
 	}
-	ret = sp_ref_parse(text, path, ref);
+	ret = sp_ref_parse(text, path, topos, ref);
 	free(text);
 	return ret;
 }
@@ -444,21 +425,6 @@ int sp_ref_shares(const struct sp_ref_case *c, double *fractions)
 
 	sp_ref_ios(c, ios);
 	return sp_shares(ios, c->n_paths, fractions);
-}
-
-int sp_ref_slow_marks(const char *topology, size_t n_paths, int *marked)
-{
-	const struct sp_ref_topology *topo = sp_ref_topology(topology);
-	int n = 0;
-	size_t i;
-
-	if (!topo || topo->n_paths != n_paths)
-		return -EINVAL;
-	for (i = 0; i < n_paths; i++) {
-		marked[i] = topo->multiplier[i] > 1;
-		n += marked[i];
-	}
-	return n;
 }
 
 int sp_ref_service_ms(const struct sp_ref_case *c, size_t path, double *ms)
@@ -542,7 +508,6 @@ int sp_ref_calibrate(const struct sp_reference *ref, struct sp_linfit *fit)
 
 	for (i = 0; i < ref->n_cases; i++) {
 		const struct sp_ref_case *c = &ref->cases[i];
-		const struct sp_ref_topology *topo = sp_ref_topology(c->topology);
 
 		if (c->iodepth != 1 || !sp_ref_rw_is_read(c->rw) ||
 		    !strcmp(c->topology, "equal3"))
@@ -550,7 +515,7 @@ int sp_ref_calibrate(const struct sp_reference *ref, struct sp_linfit *fit)
 		for (p = 0; p < c->n_paths && n < 256; p++) {
 			if (sp_ref_service_ms(c, p, &y[n]))
 				continue;
-			x[n++] = topo->multiplier[p];
+			x[n++] = c->topo->multiplier[p];
 		}
 	}
 	return sp_linfit(x, y, n, fit);

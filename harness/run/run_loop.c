@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "dm/selector.h"
+#include "harness/measure/shares.h"
 #include "harness/report/render.h"
 #include "harness/run/run_fio.h"
 
@@ -27,7 +28,7 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			     struct sp_run_target *t, char *err,
 			     size_t errlen)
 {
-	int64_t fastest = INT64_MAX;
+	double delay[SP_CASE_MAX_PATHS];
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
@@ -61,11 +62,9 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			return -EINVAL;
 		}
 		snprintf(t->path[i], sizeof(t->path[i]), "%s", p->disk);
-		if (path_delay(p) < fastest)
-			fastest = path_delay(p);
+		delay[i] = (double)path_delay(p);
 	}
-	for (i = 0; i < st->npaths; i++)
-		t->slow[i] = path_delay(&st->paths[i]) > fastest;
+	sp_slow_marks(delay, st->npaths, t->slow);
 	return 0;
 }
 
