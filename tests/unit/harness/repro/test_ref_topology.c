@@ -108,6 +108,21 @@ static void only_published_names(void **state)
 	assert_non_null(strstr(err, "ring5"));
 }
 
+/* The data file's "ST" and "HST" are dm/selector.c's short names. */
+static void selectors_map_to_the_selector_table(void **state)
+{
+	(void)state;
+	assert_int_equal(sp_ref_selector_kind(SP_REF_ST), SP_SEL_ST);
+	assert_int_equal(sp_ref_selector_kind(SP_REF_HST), SP_SEL_HST);
+	assert_string_equal(sp_ref_selector_name(SP_REF_ST), "ST");
+	assert_string_equal(sp_ref_selector_name(SP_REF_HST), "HST");
+	assert_string_equal(sp_ref_selector_name(SP_REF_N_SELECTORS), "?");
+	assert_int_equal(sp_ref_selector_parse("HST"), SP_REF_HST);
+	assert_int_equal(sp_ref_selector_parse("ST"), SP_REF_ST);
+	assert_int_equal(sp_ref_selector_parse("st"), -EINVAL);
+	assert_int_equal(sp_ref_selector_parse("QL"), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +130,7 @@ int main(void)
 		cmocka_unit_test(a_missing_directory_is_an_error),
 		cmocka_unit_test(set_from_a_parsed_file),
 		cmocka_unit_test(only_published_names),
+		cmocka_unit_test(selectors_map_to_the_selector_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
