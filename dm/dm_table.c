@@ -9,16 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *short_name, *kernel_name;
-	unsigned int path_args;	/* per-path args we emit */
-} selectors[SP_SEL_COUNT] = {
-	[SP_SEL_ST] = { "st", "service-time", 2 },
-	[SP_SEL_HST] = { "hst", "historical-service-time", 1 },
-	[SP_SEL_QL] = { "ql", "queue-length", 1 },
-	[SP_SEL_RR] = { "rr", "round-robin", 1 },
-};
-
 /* dev_t has 12 bits of major and 20 of minor */
 #define DM_MAX_MAJOR 4095u
 #define DM_MAX_MINOR 1048575u
@@ -41,36 +31,13 @@ void sp_dm_map_init(struct sp_dm_map *map, enum sp_selector kind)
 		map->paths[i].relative_throughput = 1;
 }
 
-int sp_selector_parse(const char *name, enum sp_selector *out)
-{
-	int k;
-
-	for (k = 0; name && k < SP_SEL_COUNT; k++) {
-		if (!strcmp(name, selectors[k].short_name) ||
-		    !strcmp(name, selectors[k].kernel_name)) {
-			*out = (enum sp_selector)k;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *sp_selector_kernel_name(enum sp_selector kind)
-{
-	return kind < SP_SEL_COUNT ? selectors[kind].kernel_name : "?";
-}
-
-const char *sp_selector_short_name(enum sp_selector kind)
-{
-	return kind < SP_SEL_COUNT ? selectors[kind].short_name : "?";
-}
-
 static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 {
 	const struct sp_dm_selector *sel = &map->sel;
+	const struct sp_selector_info *info = sp_selector_info(sel->kind);
 	size_t i, j;
 
-	if (sel->kind >= SP_SEL_COUNT)
+	if (!info)
 		return sp_errf(err, errlen, -EINVAL, "unknown path selector %d",
 			    (int)sel->kind);
 	if (!map->sectors)
@@ -79,12 +46,12 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 		return sp_errf(err, errlen, -EINVAL,
 			    "%zu paths: a map needs 1 to %d", map->npaths,
 			    SP_DM_MAX_PATHS);
-	if (sel->kind != SP_SEL_HST &&
+	if (!info->selector_args &&
 	    (sel->base_weight >= 0 || sel->threshold_multiplier >= 0))
 		return sp_errf(err, errlen, -EINVAL,
 			    "base_weight and threshold_multiplier are "
 			    "historical-service-time arguments, not %s's",
-			    selectors[sel->kind].kernel_name);
+			    info->kernel_name);
 	if (sel->base_weight >= SP_HST_FIXED_ONE)
 		return sp_errf(err, errlen, -EINVAL,
 			    "base_weight %" PRId64 " out of range: it is "
@@ -105,18 +72,18 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 			return sp_errf(err, errlen, -EINVAL,
 				    "path %zu: device %u:%u has major 0 (no "
 				    "block device)", i + 1, p->major, p->minor);
-		if (sel->kind == SP_SEL_ST &&
+		if (info->path_args >= 2 &&
 		    p->relative_throughput > SP_ST_MAX_RELATIVE_THROUGHPUT)
 			return sp_errf(err, errlen, -EINVAL,
 				    "path %zu: relative_throughput %u out of "
 				    "range (0..%d)", i + 1,
 				    p->relative_throughput,
 				    SP_ST_MAX_RELATIVE_THROUGHPUT);
-		if (sel->kind != SP_SEL_ST && p->relative_throughput != 1)
+		if (info->path_args < 2 && p->relative_throughput != 1)
 			return sp_errf(err, errlen, -EINVAL,
 				    "path %zu: relative_throughput is a "
 				    "service-time argument, not %s's", i + 1,
-				    selectors[sel->kind].kernel_name);
+				    info->kernel_name);
 		for (j = 0; j < i; j++) {
 			if (map->paths[j].major == p->major &&
 			    map->paths[j].minor == p->minor)
@@ -134,6 +101,7 @@ int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 		      char *err, size_t errlen)
 {
 	const struct sp_dm_selector *sel = &map->sel;
+	const struct sp_selector_info *info;
 	struct sp_strbuf o = SP_STRBUF(buf, len);
 	size_t i;
 	int ret;
@@ -141,13 +109,14 @@ int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 	ret = validate(map, err, errlen);
 	if (ret)
 		return ret;
+	info = sp_selector_info(sel->kind);
 	if (!len)
 		return sp_errf(err, errlen, -ENOSPC, "no room for the table");
 	buf[0] = '\0';
 	/* <start> <len> multipath <features> <hw handler> <#groups> <first> */
 	sp_strbuf_printf(&o, "0 %" PRIu64 " multipath %s 0 1 1 %s", map->sectors,
 	     map->queue_if_no_path ? "1 queue_if_no_path" : "0",
-	     selectors[sel->kind].kernel_name);
+	     info->kernel_name);
 	if (sel->kind == SP_SEL_HST && sel->threshold_multiplier >= 0)
 		sp_strbuf_printf(&o, " 2 %" PRId64 " %" PRId64,
 		     sel->base_weight >= 0 ? sel->base_weight
@@ -157,11 +126,11 @@ int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 		sp_strbuf_printf(&o, " 1 %" PRId64, sel->base_weight);
 	else
 		sp_strbuf_printf(&o, " 0");
-	sp_strbuf_printf(&o, " %zu %u", map->npaths, selectors[sel->kind].path_args);
+	sp_strbuf_printf(&o, " %zu %u", map->npaths, info->path_args);
 	/* repeat_count is always 1: request-based multipath ignores more */
 	for (i = 0; i < map->npaths; i++) {
 		sp_strbuf_printf(&o, " %u:%u 1", map->paths[i].major, map->paths[i].minor);
-		if (sel->kind == SP_SEL_ST)
+		if (info->path_args >= 2)
 			sp_strbuf_printf(&o, " %u", map->paths[i].relative_throughput);
 	}
 	if (o.overflow)
@@ -289,13 +258,13 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 	if ((ret = next_uint(&t, "first path group", 1, &v)) ||
 	    (ret = next_tok(&t, "a path selector", &name)))
 		return ret;
-	if (sp_selector_parse(name, &map->sel.kind) ||
-	    strchr(name, '-') == NULL)
+	/* the kernel's name only: a table never says "st" */
+	if (sp_selector_by_kernel(name, &map->sel.kind))
 		return sp_errf(err, errlen, -EINVAL,
 			    "unknown path selector '%s'", name);
 	if ((ret = next_uint(&t, "selector argument count", 2, &n)))
 		return ret;
-	if (n && map->sel.kind != SP_SEL_HST)
+	if (n > sp_selectors[map->sel.kind].selector_args)
 		return sp_errf(err, errlen, -EINVAL,
 			    "%s takes no selector arguments, got %" PRIu64,
 			    name, n);
@@ -314,7 +283,7 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 	for (i = 0; i < n; i++)
 		if ((ret = parse_path(&t, map, i, nargs)))
 			return ret;
-	if (map->sel.kind != SP_SEL_ST)
+	if (sp_selectors[map->sel.kind].path_args < 2)
 		for (i = 0; i < n; i++)
 			map->paths[i].relative_throughput = 1;
 	if (t.pos != t.n)

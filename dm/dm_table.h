@@ -8,16 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dm/selector.h"
+
 #define SP_DM_MAX_PATHS 64
 #define SP_DM_ERRLEN 256
-
-enum sp_selector {
-	SP_SEL_ST,	/* service-time */
-	SP_SEL_HST,	/* historical-service-time */
-	SP_SEL_QL,	/* queue-length */
-	SP_SEL_RR,	/* round-robin */
-	SP_SEL_COUNT,
-};
 
 /* The kernel leaves HST's base weight at 972 (0.95 in 10-bit fixed
  * point) unless told otherwise. */
@@ -50,11 +44,6 @@ struct sp_dm_map {
 /* Fills sel with kind and the kernel's defaults. */
 void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind);
 void sp_dm_map_init(struct sp_dm_map *map, enum sp_selector kind);
-
-/* "st", "hst", "ql", "rr" or the kernel's names. 0 or -EINVAL. */
-int sp_selector_parse(const char *name, enum sp_selector *out);
-const char *sp_selector_kernel_name(enum sp_selector kind);
-const char *sp_selector_short_name(enum sp_selector kind);
 
 /* 0, -EINVAL (err names the value) or -ENOSPC (buf too small). */
 int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,

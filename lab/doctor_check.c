@@ -1,6 +1,7 @@
 #include "lab/doctor_check.h"
 
 #include "common/log.h"
+#include "dm/selector.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,15 +15,14 @@
 /* Non-root shells on Debian have no sbin in PATH, yet tgtd lives there. */
 #define SBIN_DIRS "/usr/local/sbin:/usr/sbin:/sbin"
 
-/* The table: what the doctor lists, in the order it lists it. */
-static const struct sp_doc_item doctor_items[] = {
+/* The table: what the doctor lists, in the order it lists it; one
+ * module per path selector of dm/selector.c follows dm-multipath. */
+static const struct sp_doc_item items_before_selectors[] = {
 	{ "root", SP_DOC_ROOT, NULL, SP_NEED_KERNEL, 0, "" },
 	{ "device-mapper", SP_DOC_DM, "dm_mod", SP_NEED_KERNEL, 0, "" },
 	{ "dm-multipath", SP_DOC_KMOD, "dm_multipath", SP_NEED_KERNEL, 0, "" },
-	{ "service-time", SP_DOC_KMOD, "dm_service_time", SP_NEED_KERNEL, 0, "" },
-	{ "historical-service-time", SP_DOC_KMOD, "dm_historical_service_time", SP_NEED_KERNEL, 0, "" },
-	{ "queue-length", SP_DOC_KMOD, "dm_queue_length", SP_NEED_KERNEL, 0, "" },
-	{ "round-robin", SP_DOC_KMOD, "dm_round_robin", SP_NEED_KERNEL, 0, "" },
+};
+static const struct sp_doc_item items_after_selectors[] = {
 	{ "iscsi_tcp", SP_DOC_KMOD, "iscsi_tcp", SP_NEED_KERNEL, 0, "" },
 	{ "sd_mod", SP_DOC_KMOD, "sd_mod", SP_NEED_KERNEL, 0, "" },
 	{ "sch_netem", SP_DOC_KMOD, "sch_netem", SP_NEED_KERNEL, 0, "" },
@@ -41,6 +41,26 @@ static const struct sp_doc_item doctor_items[] = {
 	{ "qemu-system-x86_64", SP_DOC_PROGRAM, "qemu-system-x86_64", SP_NEED_LAB, 0, "" },
 	{ "lab VM prepared", SP_DOC_BUILT, "lab/current/ready", 0, 0, "" },
 };
+
+#define N_BEFORE (sizeof(items_before_selectors) / sizeof(items_before_selectors[0]))
+#define N_AFTER (sizeof(items_after_selectors) / sizeof(items_after_selectors[0]))
+#define N_ITEMS (N_BEFORE + SP_SEL_COUNT + N_AFTER)
+
+static void doctor_items(struct sp_doc_item *items)
+{
+	const struct sp_doc_item selector = { NULL, SP_DOC_KMOD, NULL,
+					      SP_NEED_KERNEL, 0, "" };
+	size_t k;
+
+	memcpy(items, items_before_selectors, sizeof(items_before_selectors));
+	items += N_BEFORE;
+	for (k = 0; k < SP_SEL_COUNT; k++, items++) {
+		*items = selector;
+		items->label = sp_selectors[k].kernel_name;
+		items->what = sp_selectors[k].module;
+	}
+	memcpy(items, items_after_selectors, sizeof(items_after_selectors));
+}
 
 static int same_mod_char(char a, char b)
 {
@@ -258,7 +278,7 @@ int sp_doctor_run(const struct sp_doctor_ops *ops,
 		  const struct sp_doctor_env *env,
 		  struct sp_doctor_report *report)
 {
-	const size_t n = sizeof(doctor_items) / sizeof(doctor_items[0]);
+	const size_t n = N_ITEMS;
 	struct kmod_sources src;
 	int native = 1, native_ready = 1, lab_ready = 1;
 	size_t i;
@@ -269,11 +289,11 @@ int sp_doctor_run(const struct sp_doctor_ops *ops,
 	if (ops->kernel_release(ops->ctx, report->release, sizeof(report->release)))
 		report->release[0] = '\0';
 	load_kmod_sources(ops, report->release, &src);
+	doctor_items(report->items);
 
 	for (i = 0; i < n; i++) {
 		struct sp_doc_item *item = &report->items[i];
 
-		*item = doctor_items[i];
 		switch (item->kind) {
 		case SP_DOC_ROOT:
 			item->state = ops->is_root(ops->ctx) ? SP_DOC_PRESENT : SP_DOC_MISSING;

@@ -20,8 +20,6 @@
 const char *const sp_mech_names[] = { "backend", "netem", "both", NULL };
 const char *const sp_dist_names[] = { "uniform", "normal", "pareto",
 				      "paretonormal", NULL };
-static const char *const selector_names[] = { "st", "hst", "ql", "rr",
-					       NULL };
 
 #define MAX_LINE 1024
 
@@ -45,7 +43,7 @@ static const struct sp_opt global_opts[] = {
 	  .offset = G(lab_unit_ns), .help = "the unit inside the lab VM" },
 	{ .name = "size", .type = SP_OPT_SIZE, .offset = G(size_bytes) },
 	{ .name = "backing_file", .type = SP_OPT_STR, .offset = G(backing_file) },
-	{ .name = "selector", .type = SP_OPT_ENUM, .choices = selector_names,
+	{ .name = "selector", .type = SP_OPT_ENUM, .choices = sp_selector_short_names,
 	  .offset = G(selector) },
 	{ .name = "base_weight", .type = SP_OPT_INT, .min = 0, .max = 1023,
 	  .offset = G(base_weight) },
@@ -200,11 +198,14 @@ static int topology_key(struct sp_topo_parser *p, struct global_raw *g,
 	}
 	if (!strcmp(key, "jitter"))
 		return parse_jitter(p, value, &p->jitter);
+	/* the option table took one of sp_selector_short_names */
+	if (!strcmp(key, "selector") &&
+	    sp_selector_by_short(sp_selector_short_names[g->selector],
+				 &t->selector.kind))
+		return sp_topo_perr(p, "unknown selector '%s'", value);
 	if (!strcmp(key, "unit")) t->unit_ns = g->unit_ns;
 	else if (!strcmp(key, "lab_unit")) t->lab_unit_ns = g->lab_unit_ns;
 	else if (!strcmp(key, "size")) t->size_bytes = g->size_bytes;
-	else if (!strcmp(key, "selector"))
-		t->selector.kind = (enum sp_selector)g->selector;
 	else if (!strcmp(key, "base_weight"))
 		t->selector.base_weight = g->base_weight;
 	else if (!strcmp(key, "threshold_multiplier"))

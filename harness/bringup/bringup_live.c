@@ -58,13 +58,9 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 /* dm_<selector module>, loaded once; modprobe only when it is not. */
 static void load_module(const struct sp_sys_ops *ops, enum sp_selector kind)
 {
-	char mod[64], path[96];
-	size_t i;
+	const char *mod = sp_selector_module(kind);
+	char path[96];
 
-	snprintf(mod, sizeof(mod), "dm_%s", sp_selector_kernel_name(kind));
-	for (i = 0; mod[i]; i++)
-		if (mod[i] == '-')
-			mod[i] = '_';
 	snprintf(path, sizeof(path), "/sys/module/%s", mod);
 	if (!ops->exists(ops->ctx, path) &&
 	    sp_sys_runv(ops, NULL, 0, "modprobe", "-q", mod, NULL))

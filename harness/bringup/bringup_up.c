@@ -98,16 +98,6 @@ static int have_module(struct up *u, const char *mod)
 	return sp_sys_runv(u->ops, NULL, 0, "modprobe", "-q", mod, NULL) == 0;
 }
 
-static void selector_module(enum sp_selector k, char *buf, size_t len)
-{
-	size_t i;
-
-	snprintf(buf, len, "dm_%s", sp_selector_kernel_name(k));
-	for (i = 0; buf[i]; i++)
-		if (buf[i] == '-')
-			buf[i] = '_';
-}
-
 static int wants_netem(const struct sp_state *st)
 {
 	size_t i;
@@ -126,12 +116,11 @@ static int preflight(struct up *u)
 	/* sd_mod too: without udev (the lab) nothing loads it on demand,
 	 * and the sessions' LUNs would never become disks */
 	const char *mods[8] = { "dm_multipath", "iscsi_tcp", "veth", "sd_mod" };
-	char selmod[64], out[16384], path[256];
+	char out[16384], path[256];
 	size_t i, n = 4;
 	int ret, all_netem = 1;
 
-	selector_module(st->sel.kind, selmod, sizeof(selmod));
-	mods[n++] = selmod;
+	mods[n++] = sp_selector_module(st->sel.kind);
 	if (wants_netem(st))
 		mods[n++] = "sch_netem";
 	for (i = 0; i < n; i++)

@@ -17,8 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const sel_choices[] = { "topology", "st", "hst", "ql",
-					   "rr", NULL };
+/* "topology" (keep the file's) and then dm/selector.c's short names,
+ * filled in by fill_sel_choices() before the table is used. */
+static const char *sel_choices[SP_SEL_COUNT + 2] = { "topology" };
 static const char *const mech_choices[] = { "topology", "backend", "netem",
 					    "both", NULL };
 
@@ -126,16 +127,26 @@ static int load_state(struct sp_state *st)
 	return 0;
 }
 
+static void fill_sel_choices(void)
+{
+	size_t k;
+
+	for (k = 0; sp_selector_short_names[k]; k++)
+		sel_choices[k + 1] = sp_selector_short_names[k];
+}
+
 int cmd_up(int argc, char **argv)
 {
 	static struct sp_topo topo;
 	static struct sp_state existing;
 	struct up_cli cli;
 	struct sp_up_opts o;
+	enum sp_selector kind;
 	char err[SP_BRINGUP_ERRLEN];
 	int next, ret;
 	int64_t t0;
 
+	fill_sel_choices();
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		up_usage(stdout);
 		return SP_EXIT_OK;
@@ -173,9 +184,10 @@ int cmd_up(int argc, char **argv)
 		return SP_EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
-	if (cli.selector > 0) {
+	if (cli.selector > 0 &&
+	    !sp_selector_by_short(sel_choices[cli.selector], &kind)) {
 		o.has_selector = 1;
-		sp_dm_selector_init(&o.sel, (enum sp_selector)(cli.selector - 1));
+		sp_dm_selector_init(&o.sel, kind);
 		o.sel.base_weight = cli.base_weight;
 		o.sel.threshold_multiplier = cli.threshold_multiplier;
 	}

@@ -69,7 +69,7 @@ static int pair_stats(const struct sp_ref_case *st, const struct sp_ref_case *hs
 
 	if ((ret = sp_ref_shares(st, f_st)) || (ret = sp_ref_shares(hst, f_hst)))
 		return ret;
-	n_slow = sp_ref_slow_marks(st->topology, st->n_paths, marked);
+	n_slow = sp_ref_case_slow_marks(st, marked);
 	if (n_slow < 0)
 		return n_slow;
 	out->have_slow = n_slow > 0;
@@ -153,7 +153,7 @@ static void print_calibration(const struct sp_reference *ref,
 
 		for (i = 0; i < ref->n_cases; i++) {
 			const struct sp_ref_case *c = &ref->cases[i];
-			const struct sp_ref_topology *topo = sp_ref_topology(c->topology);
+			const struct sp_ref_topology *topo = c->topo;
 
 			if (c->iodepth != 1 || !sp_ref_rw_is_read(c->rw) ||
 			    !strcmp(c->topology, "equal3"))
@@ -174,10 +174,11 @@ static void print_calibration(const struct sp_reference *ref,
 
 int cmd_reference(int argc, char **argv)
 {
+	static struct sp_ref_topologies topos;
 	struct reference_opts opts = { 0 };
 	struct sp_reference ref;
 	struct sp_linfit fit;
-	char err[SP_OPT_ERRLEN], path[PATH_MAX + 64];
+	char err[SP_OPT_ERRLEN + 256], path[PATH_MAX + 64];
 	int next, ret;
 
 	sp_opt_set_defaults(reference_opttab, &opts);
@@ -205,7 +206,12 @@ int cmd_reference(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s", opts.data);
 	else
 		default_data_path(path, sizeof(path));
-	ret = sp_ref_load(path, &ref);
+	ret = sp_ref_topologies_load(NULL, &topos, err, sizeof(err));
+	if (ret) {
+		sp_err("reference: %s", err);
+		return ret == -ENOENT ? SP_EXIT_ENV : SP_EXIT_USAGE;
+	}
+	ret = sp_ref_load(path, &topos, &ref);
 	if (ret)
 		return ret == -ENOENT ? SP_EXIT_ENV : SP_EXIT_USAGE;
 	ret = sp_ref_calibrate(&ref, &fit);

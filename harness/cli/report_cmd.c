@@ -3,6 +3,7 @@
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "common/opttab.h"
+#include "dm/selector.h"
 #include "harness/measure/case_result.h"
 #include "harness/cli/commands.h"
 #include "harness/report/render.h"
@@ -24,10 +25,10 @@ static const struct sp_opt report_table[] = {
 	{ .name = "format", .type = SP_OPT_ENUM, .def = "text",
 	  .choices = sp_format_names, .offset = offsetof(struct report_opts, format),
 	  .help = "text, md, csv or json" },
-	{ .name = "base", .type = SP_OPT_STR, .def = "service-time",
+	{ .name = "base", .type = SP_OPT_STR, .def = sp_selectors[SP_SEL_ST].kernel_name,
 	  .offset = offsetof(struct report_opts, base),
 	  .help = "selector compared against (st, hst, ql, rr or full name)" },
-	{ .name = "vs", .type = SP_OPT_STR, .def = "historical-service-time",
+	{ .name = "vs", .type = SP_OPT_STR, .def = sp_selectors[SP_SEL_HST].kernel_name,
 	  .offset = offsetof(struct report_opts, other),
 	  .help = "selector compared with --base" },
 	{ .name = "plot", .type = SP_OPT_BOOL,

@@ -453,6 +453,7 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 
 int cmd_reproduce(int argc, char **argv)
 {
+	static struct sp_ref_topologies topos;
 	struct repro_cli cli = { 0 };
 	struct sp_reference ref = { 0 };
 	struct sp_repro_plan plan;
@@ -490,7 +491,13 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli.unit);
 		return SP_EXIT_USAGE;
 	}
-	ret = sp_ref_load(cli.data, &ref);
+	/* the same files `up` brings the topologies up from */
+	ret = sp_ref_topologies_load(NULL, &topos, err, sizeof(err));
+	if (ret) {
+		sp_err("reproduce: %s", err);
+		return sp_exit_from_errno(ret);
+	}
+	ret = sp_ref_load(cli.data, &topos, &ref);
 	if (ret)
 		return sp_exit_from_errno(ret);
 	if (cli.out) {

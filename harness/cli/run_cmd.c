@@ -6,6 +6,7 @@
 #include "common/log.h"
 #include "common/opttab.h"
 #include "common/units.h"
+#include "dm/selector.h"
 #include "harness/cli/commands.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
@@ -145,10 +146,11 @@ static void print_comparisons(const struct sp_run_summary *s)
 
 	if (!pairs)
 		return;
-	n = sp_pair_cases(s->cases, s->done, "service-time",
-			  "historical-service-time", pairs);
+	n = sp_pair_cases(s->cases, s->done, sp_selector_kernel_name(SP_SEL_ST),
+			  sp_selector_kernel_name(SP_SEL_HST), pairs);
 	if (n)
-		printf("==== service-time vs historical-service-time ====\n\n");
+		printf("==== %s vs %s ====\n\n", sp_selector_kernel_name(SP_SEL_ST),
+		       sp_selector_kernel_name(SP_SEL_HST));
 	for (i = 0; i < n; i++) {
 		sp_render_compare(stdout, SP_FMT_TEXT, &pairs[i]);
 		fputc('\n', stdout);
@@ -303,8 +305,9 @@ int cmd_run(int argc, char **argv)
 					"incomplete", out_dir);
 			if (plan.json)
 				sp_render_report(stdout, SP_FMT_JSON, sum.cases,
-						 sum.done, "service-time",
-						 "historical-service-time");
+						 sum.done,
+						 sp_selector_kernel_name(SP_SEL_ST),
+						 sp_selector_kernel_name(SP_SEL_HST));
 			else
 				print_comparisons(&sum);
 		}

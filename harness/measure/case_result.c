@@ -2,6 +2,7 @@
 
 #include "common/file.h"
 #include "common/log.h"
+#include "dm/selector.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,24 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const struct {
-	const char *name, *abbr;
-} selectors[] = {
-	{ "service-time", "st" },
-	{ "historical-service-time", "hst" },
-	{ "queue-length", "ql" },
-	{ "round-robin", "rr" },
-};
-
+/* Unknown names as given: a case file may come from a build that knew
+ * a selector this one does not. */
 const char *sp_selector_short(const char *selector)
 {
-	size_t i;
+	enum sp_selector kind;
 
-	for (i = 0; i < sizeof(selectors) / sizeof(selectors[0]); i++)
-		if (!strcmp(selector, selectors[i].name) ||
-		    !strcmp(selector, selectors[i].abbr))
-			return selectors[i].abbr;
-	return selector;
+	if (sp_selector_parse(selector, &kind))
+		return selector;
+	return sp_selector_short_name(kind);
 }
 
 int sp_case_same_point(const struct sp_case_result *a,

@@ -30,8 +30,8 @@ struct sp_case_result {
 	struct sp_fio_job fio;				/* total over jobs */
 };
 
-/* "service-time" -> "st", "historical-service-time" -> "hst",
- * "queue-length" -> "ql", "round-robin" -> "rr"; unknown names as given. */
+/* A kernel or short selector name -> its short name (service-time ->
+ * st, see dm/selector.c); unknown names as given. */
 const char *sp_selector_short(const char *selector);
 
 /* Same topology, rw, bs, iodepth and numjobs: comparable cases. */

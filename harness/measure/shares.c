@@ -27,6 +27,20 @@ double sp_total_variation(const double *p, const double *q, size_t n_paths)
 	return distance / 2;
 }
 
+size_t sp_slow_marks(const double *delay, size_t n_paths, int *slow)
+{
+	double fastest = INFINITY;
+	size_t i, n = 0;
+
+	for (i = 0; i < n_paths; i++)
+		fastest = fmin(fastest, delay[i]);
+	for (i = 0; i < n_paths; i++) {
+		slow[i] = delay[i] > fastest;
+		n += (size_t)slow[i];
+	}
+	return n;
+}
+
 double sp_share_of(const double *fractions, const int *marked, size_t n_paths)
 {
 	double share = 0;

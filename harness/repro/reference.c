@@ -1,5 +1,6 @@
 #include "harness/repro/reference.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,21 +10,16 @@
 
 #include "common/file.h"
 #include "common/log.h"
+#include "dm/selector.h"
 #include "harness/measure/shares.h"
-
-/* The seed's own setup sections: 3 equal paths; 3 equal + sdd 4x
- * worse; 10 paths in a U of delay multipliers. */
-static const struct sp_ref_topology topologies[] = {
-	{ "equal3", 3, { 1, 1, 1 } },
-	{ "skew4", 4, { 1, 1, 1, 4 } },
-	{ "u10", 10, { 1, 1, 1, 4, 8, 8, 16, 16, 1, 1 } },
-};
-#define N_TOPOLOGIES (sizeof(topologies) / sizeof(topologies[0]))
 
 static const char *const rw_names[SP_REF_N_RW] = {
 	"read", "write", "randread", "randwrite",
 };
-static const char *const selector_names[SP_REF_N_SELECTORS] = { "ST", "HST" };
+/* The published selectors in enum sp_ref_selector order. */
+static const enum sp_selector ref_kinds[SP_REF_N_SELECTORS] = {
+	SP_SEL_ST, SP_SEL_HST,
+};
 static const char *const col_names[SP_REF_N_COLS] = {
 	"reads", "rmerg", "secR", "tRed", "wrts", "wmerg", "secW", "tWrit",
 };
@@ -31,23 +27,6 @@ static const char *const col_names[SP_REF_N_COLS] = {
 #define N_KEY_FIELDS 6	/* topology rw iodepth selector path dev */
 #define N_FIELDS (N_KEY_FIELDS + SP_REF_N_COLS + 1)	/* + carried */
 #define MAX_LINE 1024
-
-const struct sp_ref_topology *sp_ref_topology(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < N_TOPOLOGIES; i++) {
-		if (!strcmp(topologies[i].name, name))
-			return &topologies[i];
-	}
-	return NULL;
-}
-
-const struct sp_ref_topology *sp_ref_topologies(size_t *n)
-{
-	*n = N_TOPOLOGIES;
-	return topologies;
-}
 
 static int name_index(const char *const *names, int n, const char *name)
 {
@@ -75,14 +54,36 @@ int sp_ref_rw_is_read(enum sp_ref_rw rw)
 	return rw == SP_REF_READ || rw == SP_REF_RANDREAD;
 }
 
+enum sp_selector sp_ref_selector_kind(enum sp_ref_selector sel)
+{
+	return ref_kinds[(unsigned)sel < SP_REF_N_SELECTORS ? sel : 0];
+}
+
+/* The data file spells dm/selector.c's short names in capitals. */
 const char *sp_ref_selector_name(enum sp_ref_selector sel)
 {
-	return (unsigned)sel < SP_REF_N_SELECTORS ? selector_names[sel] : "?";
+	static char names[SP_REF_N_SELECTORS][SP_SEL_SHORT_MAX];
+	const char *s;
+	size_t i;
+
+	if ((unsigned)sel >= SP_REF_N_SELECTORS)
+		return "?";
+	if (!names[sel][0]) {
+		s = sp_selector_short_name(ref_kinds[sel]);
+		for (i = 0; s[i] && i + 1 < SP_SEL_SHORT_MAX; i++)
+			names[sel][i] = (char)toupper((unsigned char)s[i]);
+	}
+	return names[sel];
 }
 
 int sp_ref_selector_parse(const char *name)
 {
-	return name_index(selector_names, SP_REF_N_SELECTORS, name);
+	int k;
+
+	for (k = 0; k < SP_REF_N_SELECTORS; k++)
+		if (!strcmp(name, sp_ref_selector_name((enum sp_ref_selector)k)))
+			return k;
+	return -EINVAL;
 }
 
 const char *sp_ref_col_name(enum sp_ref_col col)
@@ -167,7 +168,8 @@ struct row {
 	struct sp_ref_path values;
 };
 
-static int parse_row(const struct cursor *at, char *line, struct row *row)
+static int parse_row(const struct cursor *at, const struct sp_reference *ref,
+		     char *line, struct row *row)
 {
 	char *f[N_FIELDS];
 	size_t n, i;
@@ -176,7 +178,7 @@ static int parse_row(const struct cursor *at, char *line, struct row *row)
 	n = split_tabs(line, f, N_FIELDS);
 	if (n != N_FIELDS)
 		return bad(at, "%zu tab-separated fields, expected %d", n, N_FIELDS);
-	row->topo = sp_ref_topology(f[0]);
+	row->topo = sp_ref_topology(ref, f[0]);
 	if (!row->topo)
 		return bad(at, "topology '%s' is none of equal3, skew4, u10", f[0]);
 	row->rw = sp_ref_rw_parse(f[1]);
@@ -213,13 +215,13 @@ static int same_case(const struct sp_ref_case *c, const struct row *row)
 
 static int case_complete(const struct cursor *at, const struct sp_ref_case *c)
 {
-	const struct sp_ref_topology *topo = sp_ref_topology(c->topology);
+	const struct sp_ref_topology *topo = c->topo;
 
 	if (c->n_paths == topo->n_paths)
 		return 0;
 	return bad(at, "%s %s iodepth %d %s (from line %d) has %zu paths, %s has %zu",
 		   c->topology, rw_names[c->rw], c->iodepth,
-		   selector_names[c->selector], c->line, c->n_paths,
+		   sp_ref_selector_name(c->selector), c->line, c->n_paths,
 		   c->topology, topo->n_paths);
 }
 
@@ -239,7 +241,7 @@ static int add_row(const struct cursor *at, struct sp_reference *ref,
 				row->selector)) {
 			return bad(at, "second table for %s %s iodepth %d %s (each case appears once)",
 				   row->topo->name, rw_names[row->rw],
-				   (int)row->iodepth, selector_names[row->selector]);
+				   (int)row->iodepth, sp_ref_selector_name(row->selector));
 		}
 		if (ref->n_cases == *cap) {
 			size_t ncap = *cap ? *cap * 2 : 32;
@@ -253,6 +255,7 @@ static int add_row(const struct cursor *at, struct sp_reference *ref,
 		c = &ref->cases[ref->n_cases++];
 		memset(c, 0, sizeof(*c));
 		c->topology = row->topo->name;
+		c->topo = row->topo;
 		c->rw = row->rw;
 		c->iodepth = (int)row->iodepth;
 		c->selector = row->selector;
@@ -265,7 +268,7 @@ static int add_row(const struct cursor *at, struct sp_reference *ref,
 				   row->topo->name, row->topo->n_paths);
 		return bad(at, "%s %s iodepth %d %s: path %llu out of order, expected %zu",
 			   c->topology, rw_names[c->rw], c->iodepth,
-			   selector_names[c->selector],
+			   sp_ref_selector_name(c->selector),
 			   (unsigned long long)row->path, c->n_paths + 1);
 	}
 	c->paths[c->n_paths++] = row->values;
@@ -288,7 +291,9 @@ static const char *expected_header(void)
 	return header;
 }
 
-int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
+int sp_ref_parse(const char *text, const char *origin,
+		 const struct sp_ref_topologies *topos,
+		 struct sp_reference *ref)
 {
 	struct cursor at = { origin, 0 };
 	char line[MAX_LINE];
@@ -299,6 +304,7 @@ int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
 
 	ref->cases = NULL;
 	ref->n_cases = 0;
+	ref->topologies = topos;
 	while (*p && !ret) {
 		at.line++;
 		eol = strchr(p, '\n');
@@ -320,7 +326,7 @@ int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
 			have_header = 1;
 			continue;
 		}
-		ret = parse_row(&at, line, &row);
+		ret = parse_row(&at, ref, line, &row);
 		if (!ret)
 			ret = add_row(&at, ref, &cap, &row);
 	}
@@ -333,7 +339,8 @@ int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref)
 	return ret;
 }
 
-int sp_ref_load(const char *path, struct sp_reference *ref)
+int sp_ref_load(const char *path, const struct sp_ref_topologies *topos,
+		struct sp_reference *ref)
 {
 	char *text;
 	size_t len;
@@ -341,6 +348,7 @@ int sp_ref_load(const char *path, struct sp_reference *ref)
 
 	ref->cases = NULL;
 	ref->n_cases = 0;
+	ref->topologies = topos;
 	ret = sp_file_read(path, SP_FILE_TEXT_MAX, &text, &len);
 	if (ret) {
 		sp_err("%s: %s", path, strerror(-ret));
@@ -351,7 +359,7 @@ int sp_ref_load(const char *path, struct sp_reference *ref)
 		free(text);
 		return -EINVAL;
 	}
-	ret = sp_ref_parse(text, path, ref);
+	ret = sp_ref_parse(text, path, topos, ref);
 	free(text);
 	return ret;
 }
@@ -394,21 +402,6 @@ int sp_ref_shares(const struct sp_ref_case *c, double *fractions)
 
 	sp_ref_ios(c, ios);
 	return sp_shares(ios, c->n_paths, fractions);
-}
-
-int sp_ref_slow_marks(const char *topology, size_t n_paths, int *marked)
-{
-	const struct sp_ref_topology *topo = sp_ref_topology(topology);
-	int n = 0;
-	size_t i;
-
-	if (!topo || topo->n_paths != n_paths)
-		return -EINVAL;
-	for (i = 0; i < n_paths; i++) {
-		marked[i] = topo->multiplier[i] > 1;
-		n += marked[i];
-	}
-	return n;
 }
 
 int sp_ref_service_ms(const struct sp_ref_case *c, size_t path, double *ms)
@@ -492,7 +485,6 @@ int sp_ref_calibrate(const struct sp_reference *ref, struct sp_linfit *fit)
 
 	for (i = 0; i < ref->n_cases; i++) {
 		const struct sp_ref_case *c = &ref->cases[i];
-		const struct sp_ref_topology *topo = sp_ref_topology(c->topology);
 
 		if (c->iodepth != 1 || !sp_ref_rw_is_read(c->rw) ||
 		    !strcmp(c->topology, "equal3"))
@@ -500,7 +492,7 @@ int sp_ref_calibrate(const struct sp_reference *ref, struct sp_linfit *fit)
 		for (p = 0; p < c->n_paths && n < 256; p++) {
 			if (sp_ref_service_ms(c, p, &y[n]))
 				continue;
-			x[n++] = topo->multiplier[p];
+			x[n++] = c->topo->multiplier[p];
 		}
 	}
 	return sp_linfit(x, y, n, fit);

@@ -1,13 +1,17 @@
 /* The published reference experiment, "HST vs. ST benchmarking" (2020),
  * as data: 96 per-path diskstats tables (3 topologies x 4 rw modes x
  * 4 iodepths x 2 selectors) loaded from harness/repro/data/hst-vs-st-2020.tsv,
- * plus the fit that turns its numbers into a latency unit. Pure: the
- * loader only reads the file it is given; no exec, no devices. */
+ * plus the fit that turns its numbers into a latency unit. The three
+ * setups' paths and delays come from their topology files
+ * (ref_topology.c). Pure: the loaders only read the files they are
+ * given; no exec, no devices. */
 #ifndef SP_REFERENCE_H
 #define SP_REFERENCE_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "dm/selector.h"
 
 /* Relative to the repo root; `slowpath reference` also looks next to
  * the binary (build/../harness/repro/data). */
@@ -36,8 +40,11 @@ struct sp_ref_path {
 	unsigned carried;
 };
 
+struct sp_ref_topology;
+
 struct sp_ref_case {
 	const char *topology;	/* static: "equal3", "skew4", "u10" */
+	const struct sp_ref_topology *topo;	/* in the loader's set */
 	enum sp_ref_rw rw;
 	int iodepth;
 	enum sp_ref_selector selector;
@@ -46,34 +53,65 @@ struct sp_ref_case {
 	int line;		/* data-file line of the first path */
 };
 
+/* The published topologies, whose files topologies/NAME.ini are. */
+#define SP_REF_N_TOPOLOGIES 3
+extern const char *const sp_ref_topology_names[SP_REF_N_TOPOLOGIES];
+
+/* One published setup as its topology file resolves it. */
+struct sp_ref_topology {
+	const char *name;	/* static, one of sp_ref_topology_names */
+	size_t n_paths;
+	double multiplier[SP_REF_MAX_PATHS];	/* delay / the file's unit */
+	double delay_ns[SP_REF_MAX_PATHS];	/* larger of read and write */
+};
+
+/* Indexed as sp_ref_topology_names; n_paths 0 for one not set. */
+struct sp_ref_topologies {
+	struct sp_ref_topology topo[SP_REF_N_TOPOLOGIES];
+};
+
 struct sp_reference {
 	struct sp_ref_case *cases;
 	size_t n_cases;
+	const struct sp_ref_topologies *topologies;	/* the loader's */
 };
 
-/* The published topologies: path count and delay multipliers. */
-struct sp_ref_topology {
-	const char *name;
-	size_t n_paths;
-	double multiplier[SP_REF_MAX_PATHS];
-};
+/* Reads DIR/equal3.ini, skew4.ini and u10.ini (dir NULL: the bare
+ * names, found as sp_topo_load finds them). 0 or -errno with err. */
+int sp_ref_topologies_load(const char *dir, struct sp_ref_topologies *set,
+			   char *err, size_t errlen);
+/* Puts one parsed topology file into its slot of set: -EINVAL (err)
+ * for a name that is not a published one or an unusable file. */
+struct sp_topo;
+int sp_ref_topology_set(struct sp_ref_topologies *set,
+			const struct sp_topo *topo, char *err, size_t errlen);
 
-const struct sp_ref_topology *sp_ref_topology(const char *name);
-const struct sp_ref_topology *sp_ref_topologies(size_t *n);
+/* NULL for a name that is not published or not in ref's set. */
+const struct sp_ref_topology *sp_ref_topology(const struct sp_reference *ref,
+					      const char *name);
+const struct sp_ref_topology *sp_ref_topologies(const struct sp_reference *ref,
+						size_t *n);
 
 const char *sp_ref_rw_name(enum sp_ref_rw rw);
 int sp_ref_rw_parse(const char *name);		/* enum value or -EINVAL */
 int sp_ref_rw_is_read(enum sp_ref_rw rw);
+/* "ST", "HST": the data file's spelling of dm/selector.c's short names. */
 const char *sp_ref_selector_name(enum sp_ref_selector sel);
 int sp_ref_selector_parse(const char *name);	/* enum value or -EINVAL */
+/* SP_REF_ST -> SP_SEL_ST, SP_REF_HST -> SP_SEL_HST */
+enum sp_selector sp_ref_selector_kind(enum sp_ref_selector sel);
 const char *sp_ref_col_name(enum sp_ref_col col);
 
 /* Parses the text of a data file; origin names it in FILE:LINE errors.
- * 0 or -EINVAL (one sp_err naming the line and value), -ENOMEM. On
- * error *ref is left empty. */
-int sp_ref_parse(const char *text, const char *origin, struct sp_reference *ref);
+ * Every case's topology must be in topos, which ref then points to:
+ * keep it as long as ref. 0 or -EINVAL (one sp_err naming the line and
+ * value), -ENOMEM. On error *ref is left empty. */
+int sp_ref_parse(const char *text, const char *origin,
+		 const struct sp_ref_topologies *topos,
+		 struct sp_reference *ref);
 /* Reads and parses a file: adds -errno of open/read. */
-int sp_ref_load(const char *path, struct sp_reference *ref);
+int sp_ref_load(const char *path, const struct sp_ref_topologies *topos,
+		struct sp_reference *ref);
 void sp_ref_free(struct sp_reference *ref);
 
 const struct sp_ref_case *sp_ref_find(const struct sp_reference *ref,
@@ -84,11 +122,14 @@ const struct sp_ref_case *sp_ref_find(const struct sp_reference *ref,
 void sp_ref_ios(const struct sp_ref_case *c, uint64_t *ios);
 /* Fractions of those I/Os per path (sp_shares). */
 int sp_ref_shares(const struct sp_ref_case *c, double *fractions);
-/* marked[i] = path i is one of the topology's slow paths (multiplier
- * > 1): skew4 -> path 4, u10 -> paths 4..8 (1-based), equal3 -> none.
- * Returns how many are marked, or -EINVAL for an unknown topology or a
- * path count that is not the topology's. */
-int sp_ref_slow_marks(const char *topology, size_t n_paths, int *marked);
+/* marked[i] = path i is one of the topology's slow paths (sp_slow_marks:
+ * more delay than its fastest path): skew4 -> path 4, u10 -> paths 4..8
+ * (1-based), equal3 -> none. Returns how many are marked, or -EINVAL
+ * for an unknown topology or a path count that is not the topology's. */
+int sp_ref_slow_marks(const struct sp_reference *ref, const char *topology,
+		      size_t n_paths, int *marked);
+/* The same for the topology of one case. */
+int sp_ref_case_slow_marks(const struct sp_ref_case *c, int *marked);
 /* Mean service time per I/O of path i in the run's direction, ms
  * (tRed/reads or tWrit/wrts). -EINVAL when the path did no such I/O or
  * its time column is carried over (write runs: tWrit trails a run). */

@@ -52,7 +52,7 @@ int sp_repro_compare(const struct sp_ref_case *published,
 	}
 	row->tvd = sp_total_variation(row->published_share,
 				      row->measured_share, row->n_paths);
-	if (sp_ref_slow_marks(published->topology, row->n_paths, slow) < 0)
+	if (sp_ref_case_slow_marks(published, slow) < 0)
 		memset(slow, 0, sizeof(slow));
 	row->slow_published = sp_share_of(row->published_share, slow,
 					  row->n_paths);
@@ -111,7 +111,7 @@ int sp_repro_verdict(const struct sp_repro_row *st,
 	memset(verdict, 0, sizeof(*verdict));
 	if (!st->published || !hst->published || st->n_paths != hst->n_paths)
 		return -EINVAL;
-	n_slow = sp_ref_slow_marks(st->published->topology, st->n_paths, slow);
+	n_slow = sp_ref_case_slow_marks(st->published, slow);
 	if (n_slow < 0)
 		return -EINVAL;
 	verdict->st_slow = st->slow_measured;

@@ -3,6 +3,8 @@
 
 #include "common/log.h"
 #include "common/units.h"
+#include "dm/selector.h"
+#include "harness/measure/shares.h"
 #include "harness/report/render.h"
 #include "harness/run/run_fio.h"
 
@@ -26,7 +28,7 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			     struct sp_run_target *t, char *err,
 			     size_t errlen)
 {
-	int64_t fastest = INT64_MAX;
+	double delay[SP_CASE_MAX_PATHS];
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
@@ -60,11 +62,9 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			return -EINVAL;
 		}
 		snprintf(t->path[i], sizeof(t->path[i]), "%s", p->disk);
-		if (path_delay(p) < fastest)
-			fastest = path_delay(p);
+		delay[i] = (double)path_delay(p);
 	}
-	for (i = 0; i < st->npaths; i++)
-		t->slow[i] = path_delay(&st->paths[i]) > fastest;
+	sp_slow_marks(delay, st->npaths, t->slow);
 	return 0;
 }
 
@@ -441,8 +441,9 @@ int sp_run_save_reports(const char *out_dir,
 			sp_err("%s: %s", path, strerror(errno));
 			break;
 		}
-		ret = sp_render_report(f, files[i].fmt, cases, n, "service-time",
-				       "historical-service-time");
+		ret = sp_render_report(f, files[i].fmt, cases, n,
+				       sp_selector_kernel_name(SP_SEL_ST),
+				       sp_selector_kernel_name(SP_SEL_HST));
 		if (fclose(f) && !ret)
 			ret = -EIO;
 	}
@@ -451,14 +452,14 @@ int sp_run_save_reports(const char *out_dir,
 	pairs = calloc(n, sizeof(*pairs));
 	if (!pairs)
 		return -ENOMEM;
-	np = sp_pair_cases(cases, n, "service-time", "historical-service-time",
-			   pairs);
+	np = sp_pair_cases(cases, n, sp_selector_kernel_name(SP_SEL_ST),
+			   sp_selector_kernel_name(SP_SEL_HST), pairs);
 	free(pairs);
 	if (!np) {
 		sp_info("no ST/HST pair among the cases: no plots");
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/plots", out_dir);
-	return sp_plot_run(path, cases, n, "service-time",
-			   "historical-service-time", plot_ops);
+	return sp_plot_run(path, cases, n, sp_selector_kernel_name(SP_SEL_ST),
+			   sp_selector_kernel_name(SP_SEL_HST), plot_ops);
 }

@@ -43,12 +43,39 @@ static void distance_of_spreads(void **state)
 	assert_float_equal(sp_share_of(skew, slow, 4), 0.10, 1e-12);
 }
 
+/* Slow means more delay than the fastest path, not "multiplier > 1":
+ * a topology whose fastest path has multiplier 2 still has its slow
+ * paths, and equal paths have none whatever their delay. */
+static void slow_is_slower_than_the_fastest(void **state)
+{
+	const double skew4[] = { 1, 1, 1, 4 };
+	const double lifted[] = { 2, 2, 8, 2 };
+	const double equal[] = { 5e6, 5e6, 5e6 };
+	const double u10_ns[] = { 5e5, 5e5, 5e5, 2e6, 4e6, 4e6, 8e6, 8e6,
+				  5e5, 5e5 };
+	const int u10_slow[] = { 0, 0, 0, 1, 1, 1, 1, 1, 0, 0 };
+	int slow[10];
+
+	(void)state;
+	assert_int_equal(sp_slow_marks(skew4, 4, slow), 1);
+	assert_true(slow[3] && !slow[0] && !slow[1] && !slow[2]);
+	assert_int_equal(sp_slow_marks(lifted, 4, slow), 1);
+	assert_true(slow[2] && !slow[0] && !slow[3]);
+	assert_int_equal(sp_slow_marks(equal, 3, slow), 0);
+	assert_true(!slow[0] && !slow[1] && !slow[2]);
+	assert_int_equal(sp_slow_marks(u10_ns, 10, slow), 5);
+	assert_memory_equal(slow, u10_slow, sizeof(u10_slow));
+	assert_int_equal(sp_slow_marks(skew4, 1, slow), 0);	/* one path */
+	assert_int_equal(sp_slow_marks(skew4, 0, slow), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(shares_sum_to_one),
 		cmocka_unit_test(nothing_counted_is_an_error),
 		cmocka_unit_test(distance_of_spreads),
+		cmocka_unit_test(slow_is_slower_than_the_fastest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,14 +31,22 @@ static void capture_log(enum sp_log_level level, const char *msg, void *ctx)
 		snprintf(last_err, sizeof(last_err), "%s", msg);
 }
 
+/* The published setups as topologies/ describes them. */
+static struct sp_ref_topologies setups;
+
 static int load_published(void **state)
 {
 	static struct sp_reference ref;
 	const char *src = getenv("SRCDIR");
-	char path[4096];
+	char path[4096], err[512];
 
+	snprintf(path, sizeof(path), "%s/topologies", src ? src : ".");
+	if (sp_ref_topologies_load(path, &setups, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/%s", src ? src : ".", SP_REF_DEFAULT_DATA);
-	if (sp_ref_load(path, &ref))
+	if (sp_ref_load(path, &setups, &ref))
 		return -1;
 	*state = &ref;
 	return 0;
@@ -55,7 +63,7 @@ static void every_case_once_with_its_path_count(void **state)
 {
 	const struct sp_reference *ref = *state;
 	size_t n_topo, t, found = 0;
-	const struct sp_ref_topology *topos = sp_ref_topologies(&n_topo);
+	const struct sp_ref_topology *topos = sp_ref_topologies(ref, &n_topo);
 	static const int depths[] = { 1, 2, 32, 64 };
 	int rw, d, sel;
 
@@ -72,9 +80,9 @@ static void every_case_once_with_its_path_count(void **state)
 					found++;
 				}
 	assert_int_equal(found, 96);
-	assert_int_equal(sp_ref_topology("equal3")->n_paths, 3);
-	assert_int_equal(sp_ref_topology("skew4")->n_paths, 4);
-	assert_int_equal(sp_ref_topology("u10")->n_paths, 10);
+	assert_int_equal(sp_ref_topology(ref, "equal3")->n_paths, 3);
+	assert_int_equal(sp_ref_topology(ref, "skew4")->n_paths, 4);
+	assert_int_equal(sp_ref_topology(ref, "u10")->n_paths, 10);
 }
 
 static void each_run_moved_500M_of_4k(void **state)
@@ -211,31 +219,31 @@ static void shares_recomputed_from_the_tables(void **state)
 	/* skew4 read qd1 HST: sdd did 14433 of 128000 */
 	c = sp_ref_find(ref, "skew4", SP_REF_READ, 1, SP_REF_HST);
 	assert_int_equal(sp_ref_shares(c, f), 0);
-	assert_int_equal(sp_ref_slow_marks("skew4", 4, marked), 1);
+	assert_int_equal(sp_ref_slow_marks(ref, "skew4", 4, marked), 1);
 	assert_float_equal(sp_share_of(f, marked, 4), 14433.0 / 128000.0, 1e-9);
 	assert_float_equal(f[0], 37860.0 / 128000.0, 1e-9);
 
 	/* u10 read qd1 HST, paths 4..8: 8979+5415+5414+2723+2722 */
 	c = sp_ref_find(ref, "u10", SP_REF_READ, 1, SP_REF_HST);
 	assert_int_equal(sp_ref_shares(c, f), 0);
-	assert_int_equal(sp_ref_slow_marks("u10", 10, marked), 5);
+	assert_int_equal(sp_ref_slow_marks(ref, "u10", 10, marked), 5);
 	assert_float_equal(sp_share_of(f, marked, 10), 25253.0 / 128000.0, 1e-9);
 }
 
 static void slow_marks_follow_the_multipliers(void **state)
 {
+	const struct sp_reference *ref = *state;
 	int m[SP_REF_MAX_PATHS];
 	static const int u10[] = { 0, 0, 0, 1, 1, 1, 1, 1, 0, 0 };
 
-	(void)state;
-	assert_int_equal(sp_ref_slow_marks("equal3", 3, m), 0);
-	assert_int_equal(sp_ref_slow_marks("skew4", 4, m), 1);
+	assert_int_equal(sp_ref_slow_marks(ref, "equal3", 3, m), 0);
+	assert_int_equal(sp_ref_slow_marks(ref, "skew4", 4, m), 1);
 	assert_int_equal(m[3], 1);
 	assert_int_equal(m[0] + m[1] + m[2], 0);
-	assert_int_equal(sp_ref_slow_marks("u10", 10, m), 5);
+	assert_int_equal(sp_ref_slow_marks(ref, "u10", 10, m), 5);
 	assert_memory_equal(m, u10, sizeof(u10));
-	assert_int_equal(sp_ref_slow_marks("u10", 4, m), -EINVAL);
-	assert_int_equal(sp_ref_slow_marks("ring5", 5, m), -EINVAL);
+	assert_int_equal(sp_ref_slow_marks(ref, "u10", 4, m), -EINVAL);
+	assert_int_equal(sp_ref_slow_marks(ref, "ring5", 5, m), -EINVAL);
 }
 
 /* The published conclusion, checked with wide margins: at iodepth 1
@@ -259,7 +267,7 @@ static void hst_helps_at_low_depth_and_converges_at_high(void **state)
 			s64 = sp_ref_find(ref, topos[t], rw, 64, SP_REF_ST);
 			h64 = sp_ref_find(ref, topos[t], rw, 64, SP_REF_HST);
 			n = s1->n_paths;
-			sp_ref_slow_marks(topos[t], n, marked);
+			sp_ref_slow_marks(ref, topos[t], n, marked);
 			sp_ref_shares(s1, st);
 			sp_ref_shares(h1, hst);
 			assert_true(sp_share_of(hst, marked, n) <
@@ -340,7 +348,7 @@ static void expect_parse_error(const char *text, const char *where,
 
 	last_err[0] = '\0';
 	sp_log_set_hook(capture_log, NULL);
-	assert_int_equal(sp_ref_parse(text, "t.tsv", &ref), -EINVAL);
+	assert_int_equal(sp_ref_parse(text, "t.tsv", &setups, &ref), -EINVAL);
 	sp_log_set_hook(sp_log_stderr, NULL);
 	assert_null(ref.cases);
 	assert_int_equal(ref.n_cases, 0);
@@ -357,7 +365,7 @@ static void bad_input_names_file_and_line(void **state)
 	snprintf(text, sizeof(text), "%s" ROW("equal3", "read", "1", "ST", "1", "sda", "1")
 		 ROW("equal3", "read", "1", "ST", "2", "sdb", "1")
 		 ROW("equal3", "read", "1", "ST", "3", "sdc", "1"), good_header);
-	assert_int_equal(sp_ref_parse(text, "t.tsv", &ref), 0);
+	assert_int_equal(sp_ref_parse(text, "t.tsv", &setups, &ref), 0);
 	assert_int_equal(ref.n_cases, 1);
 	assert_int_equal(ref.cases[0].line, 3);
 	sp_ref_free(&ref);

@@ -11,11 +11,18 @@
 #include "harness/repro/repro_compare.h"
 
 static struct sp_reference reference;
+static struct sp_ref_topologies topos;
 
 static int load_reference(void **state)
 {
+	char err[512];
+
 	(void)state;
-	return sp_ref_load(SP_REF_DEFAULT_DATA, &reference) ? -1 : 0;
+	if (sp_ref_topologies_load("topologies", &topos, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return sp_ref_load(SP_REF_DEFAULT_DATA, &topos, &reference) ? -1 : 0;
 }
 
 static int free_reference(void **state)

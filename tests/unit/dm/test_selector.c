@@ -1,0 +1,179 @@
+/* dm/selector.c: the selector table and its lookups both ways. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dm/dm_table.h"
+#include "dm/selector.h"
+
+static void short_and_kernel_names_both_ways(void **state)
+{
+	static const struct {
+		enum sp_selector kind;
+		const char *short_name, *kernel_name;
+	} want[] = {
+		{ SP_SEL_ST, "st", "service-time" },
+		{ SP_SEL_HST, "hst", "historical-service-time" },
+		{ SP_SEL_QL, "ql", "queue-length" },
+		{ SP_SEL_RR, "rr", "round-robin" },
+	};
+	enum sp_selector k;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_string_equal(sp_selector_short_name(want[i].kind),
+				    want[i].short_name);
+		assert_string_equal(sp_selector_kernel_name(want[i].kind),
+				    want[i].kernel_name);
+		k = SP_SEL_COUNT;
+		assert_int_equal(sp_selector_by_short(want[i].short_name, &k), 0);
+		assert_int_equal(k, want[i].kind);
+		k = SP_SEL_COUNT;
+		assert_int_equal(sp_selector_by_kernel(want[i].kernel_name, &k), 0);
+		assert_int_equal(k, want[i].kind);
+		k = SP_SEL_COUNT;
+		assert_int_equal(sp_selector_parse(want[i].short_name, &k), 0);
+		assert_int_equal(k, want[i].kind);
+		k = SP_SEL_COUNT;
+		assert_int_equal(sp_selector_parse(want[i].kernel_name, &k), 0);
+		assert_int_equal(k, want[i].kind);
+	}
+}
+
+/* A short name is no kernel name and the other way round: a dm table
+ * never says "st", a topology file never says "service-time". */
+static void lookups_keep_to_their_column(void **state)
+{
+	enum sp_selector k = SP_SEL_RR;
+
+	(void)state;
+	assert_int_equal(sp_selector_by_kernel("st", &k), -EINVAL);
+	assert_int_equal(sp_selector_by_short("service-time", &k), -EINVAL);
+	assert_int_equal(k, SP_SEL_RR);	/* untouched on failure */
+}
+
+static void unknown_names(void **state)
+{
+	static const char *const bad[] = {
+		"", "ST", "service_time", "service-time ", "io-affinity",
+		"ioa", "dm_service_time", "s",
+	};
+	enum sp_selector k = SP_SEL_QL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(sp_selector_parse(bad[i], &k), -EINVAL);
+		assert_int_equal(sp_selector_by_short(bad[i], &k), -EINVAL);
+		assert_int_equal(sp_selector_by_kernel(bad[i], &k), -EINVAL);
+	}
+	assert_int_equal(sp_selector_parse(NULL, &k), -EINVAL);
+	assert_int_equal(k, SP_SEL_QL);
+	assert_null(sp_selector_info(SP_SEL_COUNT));
+	assert_null(sp_selector_info((enum sp_selector)-1));
+	assert_string_equal(sp_selector_kernel_name(SP_SEL_COUNT), "?");
+	assert_string_equal(sp_selector_short_name(SP_SEL_COUNT), "?");
+	assert_string_equal(sp_selector_module(SP_SEL_COUNT), "?");
+}
+
+/* What modprobe and /sys/module know them as. */
+static void module_names(void **state)
+{
+	(void)state;
+	assert_string_equal(sp_selector_module(SP_SEL_ST), "dm_service_time");
+	assert_string_equal(sp_selector_module(SP_SEL_HST),
+			    "dm_historical_service_time");
+	assert_string_equal(sp_selector_module(SP_SEL_QL), "dm_queue_length");
+	assert_string_equal(sp_selector_module(SP_SEL_RR), "dm_round_robin");
+}
+
+/* Every row's module is dm_ + its kernel name with '_' for '-', the
+ * kernel's own naming (dm-ps-*.c register "dm_<name>"), so a new row
+ * cannot get it wrong unnoticed. */
+static void every_module_follows_its_kernel_name(void **state)
+{
+	char want[SP_SEL_NAME_MAX + 4];
+	int k;
+	size_t i;
+
+	(void)state;
+	for (k = 0; k < SP_SEL_COUNT; k++) {
+		const struct sp_selector_info *s = sp_selector_info(k);
+
+		assert_non_null(s);
+		snprintf(want, sizeof(want), "dm_%s", s->kernel_name);
+		for (i = 0; want[i]; i++)
+			if (want[i] == '-')
+				want[i] = '_';
+		assert_string_equal(s->module, want);
+	}
+}
+
+static void short_names_are_an_enum_choice_list(void **state)
+{
+	enum sp_selector k;
+	int i;
+
+	(void)state;
+	for (i = 0; i < SP_SEL_COUNT; i++) {
+		assert_non_null(sp_selector_short_names[i]);
+		assert_int_equal(sp_selector_by_short(sp_selector_short_names[i],
+						      &k), 0);
+		assert_int_equal(k, i);
+	}
+	assert_null(sp_selector_short_names[SP_SEL_COUNT]);
+}
+
+/* The argument grammar dm_table.c builds on. */
+static void argument_counts(void **state)
+{
+	(void)state;
+	assert_int_equal(sp_selectors[SP_SEL_ST].path_args, 2);
+	assert_int_equal(sp_selectors[SP_SEL_HST].path_args, 1);
+	assert_int_equal(sp_selectors[SP_SEL_QL].path_args, 1);
+	assert_int_equal(sp_selectors[SP_SEL_RR].path_args, 1);
+	assert_int_equal(sp_selectors[SP_SEL_ST].selector_args, 0);
+	assert_int_equal(sp_selectors[SP_SEL_HST].selector_args, 2);
+	assert_int_equal(sp_selectors[SP_SEL_QL].selector_args, 0);
+	assert_int_equal(sp_selectors[SP_SEL_RR].selector_args, 0);
+}
+
+/* A table names the kernel's selector; the short name is refused. */
+static void table_parse_wants_the_kernel_name(void **state)
+{
+	struct sp_dm_map m;
+	char err[SP_DM_ERRLEN];
+
+	(void)state;
+	assert_int_equal(sp_dm_table_parse("0 100 multipath 0 0 1 1 rr 0 1 1 "
+					   "8:0 1", &m, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "unknown path selector 'rr'"));
+	assert_int_equal(sp_dm_table_parse("0 100 multipath 0 0 1 1 "
+					   "round-robin 0 1 1 8:0 1", &m, err,
+					   sizeof(err)), 0);
+	assert_int_equal(m.sel.kind, SP_SEL_RR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(short_and_kernel_names_both_ways),
+		cmocka_unit_test(lookups_keep_to_their_column),
+		cmocka_unit_test(unknown_names),
+		cmocka_unit_test(module_names),
+		cmocka_unit_test(every_module_follows_its_kernel_name),
+		cmocka_unit_test(short_names_are_an_enum_choice_list),
+		cmocka_unit_test(argument_counts),
+		cmocka_unit_test(table_parse_wants_the_kernel_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
