@@ -125,8 +125,9 @@ int sp_file_read_prefix(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+int sp_write_all(int fd, const void *buf, size_t n)
 {
+	const char *p = buf;
 	ssize_t w;
 
 	while (n) {
@@ -197,7 +198,7 @@ int sp_file_write_atomic_opt(const char *path, const void *data, size_t len,
 		return -errno;
 	ret = fchmod(fd, mode) ? -errno : 0;
 	if (!ret)
-		ret = write_all(fd, data, len);
+		ret = sp_write_all(fd, data, len);
 	if (!ret && !(flags & SP_FILE_NOSYNC) && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)

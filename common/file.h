@@ -31,6 +31,10 @@ int sp_file_read_opt(const char *path, size_t max_bytes, unsigned int flags,
  * of a log) and say so. 0 or -errno. Never prints. */
 int sp_file_read_prefix(const char *path, char *buf, size_t len);
 
+/* All n bytes to fd, through short writes and EINTR: 0, or -errno
+ * (-EIO when write(2) makes no progress). */
+int sp_write_all(int fd, const void *buf, size_t n);
+
 /* Replaces path with data: a temp file in the same directory (created
  * O_EXCL|O_NOFOLLOW, so nobody's planted file or link is written
  * through), given exactly mode (not masked by umask), fsync'd, then

@@ -109,22 +109,6 @@ void sp_lab_prune_logs(const char *logdir)
 	sp_strv_free(&names);
 }
 
-static int write_all(int fd, const char *buf, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 void sp_lab_kill_vm(pid_t pid)
 {
 	sp_proc_kill_pid(pid, 3000);
@@ -178,7 +162,7 @@ int sp_lab_relay(int out_r, int err_r, int64_t timeout_s)
 			}
 			/* A reader that went away (| head) must not stop the
 			 * guest: keep draining, drop what cannot be written. */
-			if (dest[i] >= 0 && write_all(dest[i], buf, (size_t)r))
+			if (dest[i] >= 0 && sp_write_all(dest[i], buf, (size_t)r))
 				dest[i] = -1;
 		}
 	}
