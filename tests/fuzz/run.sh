@@ -16,7 +16,6 @@ shift
 [ $# -gt 0 ] || { echo "run.sh: no targets" >&2; exit 1; }
 
 work=$BUILD/fuzz/work
-rm -rf "$work"
 mkdir -p "$work" "$BUILD/fuzz/logs"
 # a sanitizer report is a failure at once; leaks are reported at exit
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
@@ -29,6 +28,7 @@ for t in "$@"; do
 	log=$BUILD/fuzz/logs/$t.log
 	arts=$BUILD/fuzz/artifacts/$t
 	dict=tests/fuzz/dict/$t.dict
+	rm -rf "${work:?}/$t"
 	mkdir -p "$work/$t" "$arts"
 	cp tests/fuzz/corpus/"$t"/* "$work/$t"/ 2>/dev/null
 	args=(-max_total_time="$secs" -timeout=10 -print_final_stats=1
