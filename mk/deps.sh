@@ -9,6 +9,7 @@ PACKAGES=(
 	libcmocka-dev libjson-c-dev libiscsi-dev libiscsi-bin iputils-ping jq
 	libnl-3-dev libnl-route-3-dev libdevmapper-dev dmsetup multipath-tools
 	tgt open-iscsi fio gnuplot-nox valgrind
+	clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static
 )
 
