@@ -5,6 +5,21 @@
 
 #include "harness/repro/reference.h"
 
+/* The published setups come from the topology files, as in `reproduce`;
+ * they are not what is fuzzed, so read them once. */
+static struct sp_ref_topologies setups;
+
+static void load_setups(void)
+{
+	static int loaded;
+	char err[256];
+
+	if (loaded++)
+		return;
+	if (sp_ref_topologies_load("topologies", &setups, err, sizeof(err)))
+		abort();	/* run from the source tree */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sp_reference ref = { 0 };
@@ -16,15 +31,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_text(data, size);
 	size_t i, p;
 
+	load_setups();
 	if (!text)
 		return 0;
-	if (sp_ref_parse(text, "fuzz.tsv", &ref) == 0) {
+	if (sp_ref_parse(text, "fuzz.tsv", &setups, &ref) == 0) {
 		for (i = 0; i < ref.n_cases; i++) {
 			const struct sp_ref_case *c = &ref.cases[i];
 
 			sp_ref_ios(c, ios);
 			sp_ref_shares(c, frac);
-			sp_ref_slow_marks(c->topology, c->n_paths, marked);
+			sp_ref_case_slow_marks(c, marked);
 			for (p = 0; p < c->n_paths; p++) {
 				sp_ref_service_ms(c, p, &ms);
 				sp_ref_write_ms_recovered(&ref, c, p, &wms);
