@@ -228,16 +228,27 @@ int sp_opt_parse_argv(const struct sp_opt *table, void *dst, int argc,
 	return 0;
 }
 
-size_t sp_opt_help(const struct sp_opt *table, char *buf, size_t len)
+/* One line per option, its name as the user types it: "--name VALUE"
+ * on a command line (prefix "--"), "name=VALUE" in a key=value list. */
+static size_t help_lines(const struct sp_opt *table, const char *prefix,
+			 char *buf, size_t len)
 {
 	size_t used = 0;
+	char name[48];
 	int n;
 
 	if (len)
 		buf[0] = '\0';
 	for (; table->name && used < len; table++) {
-		n = snprintf(buf + used, len - used, "  %-18s %s%s%s%s\n",
-			     table->name, table->help ? table->help : "",
+		if (*prefix)
+			snprintf(name, sizeof(name), "%s%s%s", prefix,
+				 table->name, table->type == SP_OPT_BOOL ?
+				 "" : " VALUE");
+		else
+			snprintf(name, sizeof(name), "%s%s", table->name,
+				 table->type == SP_OPT_BOOL ? "" : "=VALUE");
+		n = snprintf(buf + used, len - used, "  %-22s %s%s%s%s\n",
+			     name, table->help ? table->help : "",
 			     table->def ? " (default " : "",
 			     table->def ? table->def : "",
 			     table->def ? ")" : "");
@@ -246,4 +257,14 @@ size_t sp_opt_help(const struct sp_opt *table, char *buf, size_t len)
 		used += (size_t)n;
 	}
 	return used < len ? used : len;
+}
+
+size_t sp_opt_help(const struct sp_opt *table, char *buf, size_t len)
+{
+	return help_lines(table, "", buf, len);
+}
+
+size_t sp_opt_help_argv(const struct sp_opt *table, char *buf, size_t len)
+{
+	return help_lines(table, "--", buf, len);
 }

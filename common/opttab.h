@@ -55,7 +55,10 @@ int sp_opt_parse_argv(const struct sp_opt *table, void *dst, int argc,
 		      char **argv, int first, int *next, char *err,
 		      size_t errlen);
 
-/* One line per option: name, default, help. Returns bytes written. */
+/* One line per option: name, default, help. Returns bytes written.
+ * sp_opt_help writes names as a key=value list takes them ("delay=VALUE"),
+ * sp_opt_help_argv as a command line does ("--delay VALUE"). */
 size_t sp_opt_help(const struct sp_opt *table, char *buf, size_t len);
+size_t sp_opt_help_argv(const struct sp_opt *table, char *buf, size_t len);
 
 #endif

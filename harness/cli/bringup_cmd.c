@@ -99,7 +99,7 @@ static void up_usage(FILE *out)
 {
 	char help[2048];
 
-	sp_opt_help(up_table, help, sizeof(help));
+	sp_opt_help_argv(up_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath up TOPOLOGY [--selector st|hst|ql|rr] "
 		"[--mechanism backend|netem|both] [--unit T]\n"
 		"Sets the topology up: a namespace, veth pair and tgtd per "
@@ -303,7 +303,7 @@ int cmd_selector(int argc, char **argv)
 	int i, ret;
 
 	if (argc < 3 || strcmp(argv[1], "set")) {
-		sp_opt_help(sel_table, help, sizeof(help));
+		sp_opt_help_argv(sel_table, help, sizeof(help));
 		fprintf(argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 			"usage: slowpath selector set st|hst|ql|rr "
 			"[base_weight=N] [threshold_multiplier=N]\n"

@@ -120,7 +120,7 @@ int cmd_doctor(int argc, char **argv)
 	if (opts.help) {
 		char help[1024];
 
-		sp_opt_help(doctor_opttab, help, sizeof(help));
+		sp_opt_help_argv(doctor_opttab, help, sizeof(help));
 		printf("usage: slowpath doctor [--quiet] [--native]\n"
 		       "Lists the kernel pieces and programs slowpath needs and "
 		       "says whether it runs natively or in the lab.\n"

@@ -68,7 +68,7 @@ static void usage(FILE *out)
 {
 	char help[1024];
 
-	sp_opt_help(lab_opttab, help, sizeof(help));
+	sp_opt_help_argv(lab_opttab, help, sizeof(help));
 	fprintf(out,
 		"usage: slowpath lab run [OPTIONS] -- CMD [ARG...]\n"
 		"       slowpath lab shell [OPTIONS]\n\n"

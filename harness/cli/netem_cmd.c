@@ -29,7 +29,7 @@ static void usage(FILE *out)
 {
 	char help[512];
 
-	sp_opt_help(netem_cli_opts, help, sizeof(help));
+	sp_opt_help_argv(netem_cli_opts, help, sizeof(help));
 	fprintf(out,
 		"usage: slowpath netem set DEV [OPTIONS] WORDS...\n"
 		"       slowpath netem change DEV [OPTIONS] WORDS...\n"

@@ -27,7 +27,7 @@ static void usage(FILE *out)
 {
 	char help[4096];
 
-	sp_opt_help(probe_opt_table, help, sizeof(help));
+	sp_opt_help_argv(probe_opt_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath probe iscsi://HOST[:PORT]/IQN/LUN "
 		"[options]\n\noptions (--name value or --name=value):\n%s"
 		"\nexit: 0 ok, 1 bad URL or option, 3 cannot connect or log "

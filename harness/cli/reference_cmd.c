@@ -195,7 +195,7 @@ int cmd_reference(int argc, char **argv)
 	if (opts.help) {
 		char help[1024];
 
-		sp_opt_help(reference_opttab, help, sizeof(help));
+		sp_opt_help_argv(reference_opttab, help, sizeof(help));
 		printf("usage: slowpath reference [--format md|tsv] [--data FILE]\n"
 		       "Prints the published 2020 HST vs ST experiment: the slow "
 		       "paths' share of the I/O under each selector, and the fit of "

@@ -46,7 +46,7 @@ static void usage(FILE *out)
 {
 	char help[2048];
 
-	sp_opt_help(report_table, help, sizeof(help));
+	sp_opt_help_argv(report_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath report DIR [OPTIONS]\n"
 		"Renders the cases saved under DIR/cases and compares each --base\n"
 		"case with the --vs case at the same topology, rw, bs, iodepth, numjobs.\n\n%s",

@@ -63,7 +63,7 @@ static void usage(FILE *out)
 {
 	char help[2048];
 
-	sp_opt_help(repro_table, help, sizeof(help));
+	sp_opt_help_argv(repro_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020 [options]\n%s", help);
 }
 

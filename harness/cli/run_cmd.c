@@ -29,7 +29,7 @@ static void usage(FILE *out)
 {
 	char help[4096];
 
-	sp_opt_help(sp_run_cli_table, help, sizeof(help));
+	sp_opt_help_argv(sp_run_cli_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath run [--selectors st,hst] [--rw read,...] "
 		"[--iodepth 1,2,32,64] [--bs 4k]\n"
 		"                     [--numjobs 1] [--size 500M | --ios N | "

@@ -51,7 +51,7 @@ static void usage(FILE *out)
 {
 	char help[512];
 
-	sp_opt_help(show_opts_table, help, sizeof(help));
+	sp_opt_help_argv(show_opts_table, help, sizeof(help));
 	fprintf(out,
 		"usage: slowpath topo check FILE|NAME\n"
 		"       slowpath topo show FILE|NAME [--unit T] [--lab]\n"

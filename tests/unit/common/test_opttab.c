@@ -154,6 +154,13 @@ static void help_lists_every_option(void **state)
 	assert_non_null(strstr(buf, "qd"));
 	assert_non_null(strstr(buf, "queue depth (default 1)"));
 	assert_non_null(strstr(buf, "dist"));
+	/* as a key=value list takes them, and as a command line does */
+	assert_non_null(strstr(buf, "  qd=VALUE "));
+	assert_non_null(strstr(buf, "  verbose "));
+	sp_opt_help_argv(sample_table, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "  --qd VALUE "));
+	assert_non_null(strstr(buf, "  --verbose "));
+	assert_null(strstr(buf, "  qd"));
 }
 
 int main(void)
