@@ -3,6 +3,7 @@
 #include "common/file.h"
 #include "common/log.h"
 #include "dm/selector.h"
+#include "common/name.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -239,6 +240,19 @@ static void get_str(struct rd *r, json_object *o, const char *key, char *dst,
 	}
 }
 
+/* Names end up in file names and in gnuplot scripts that root runs: a
+ * case file is only as trusted as whoever could write it. */
+static void get_name(struct rd *r, json_object *o, const char *key, char *dst,
+		     size_t len)
+{
+	get_str(r, o, key, dst, len);
+	if (!r->failed && !sp_name_ok(dst)) {
+		sp_err("%s: %s\"%s\" '%s' is not a name slowpath uses (%s)",
+		       r->origin, r->where, key, dst, SP_NAME_RULE);
+		r->failed = 1;
+	}
+}
+
 static int64_t get_int(struct rd *r, json_object *o, const char *key,
 		       int64_t min, int64_t max)
 {
@@ -270,7 +284,7 @@ static void stat_from_json(struct rd *r, json_object *o,
 	unsigned int f;
 
 	memset(d, 0, sizeof(*d));
-	get_str(r, o, "name", d->name, sizeof(d->name));
+	get_name(r, o, "name", d->name, sizeof(d->name));
 	if (slow) {
 		v = get(r, o, "slow", json_type_boolean);
 		*slow = v ? json_object_get_boolean(v) : 0;
@@ -318,9 +332,9 @@ int sp_case_from_json(const char *text, const char *origin,
 	if (get_int(&r, root, "slowpath_case", SP_CASE_FORMAT, SP_CASE_FORMAT) !=
 	    SP_CASE_FORMAT && !r.failed)
 		r.failed = 1;
-	get_str(&r, root, "topology", c->topology, sizeof(c->topology));
-	get_str(&r, root, "selector", c->selector, sizeof(c->selector));
-	get_str(&r, root, "rw", c->rw, sizeof(c->rw));
+	get_name(&r, root, "topology", c->topology, sizeof(c->topology));
+	get_name(&r, root, "selector", c->selector, sizeof(c->selector));
+	get_name(&r, root, "rw", c->rw, sizeof(c->rw));
 	c->bs = (uint64_t)get_int(&r, root, "bs", 1, INT64_MAX);
 	c->iodepth = (int)get_int(&r, root, "iodepth", 1, 65536);
 	c->numjobs = (int)get_int(&r, root, "numjobs", 1, 65536);
