@@ -487,7 +487,8 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
 	}
-	if (cli.unit && (sp_parse_duration_ns(cli.unit, &unit_ns) || unit_ns <= 0)) {
+	if (cli.unit && (sp_parse_duration_ns(cli.unit, &unit_ns) || unit_ns <= 0 ||
+			 unit_ns > SP_DELAY_MAX_NS)) {
 		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli.unit);
 		return SP_EXIT_USAGE;
 	}
