@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "dm/selector.h"
 #include "common/name.h"
+#include "common/outdir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -387,11 +388,12 @@ static int write_file(const char *path, const char *text)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* fresh, never through a planted link: fio reads the job back */
+	fd = sp_outdir_create(path, 0644);
 	if (fd < 0) {
-		err = -errno;
-		sp_err("%s: %s", path, strerror(errno));
-		return err;
+		sp_err("%s: %s", path, fd == -ELOOP ? "is a symbolic link, "
+		       "not written through" : strerror(-fd));
+		return fd;
 	}
 	while (done < len) {
 		n = write(fd, text + done, len - done);
@@ -413,17 +415,14 @@ static int write_file(const char *path, const char *text)
 
 static int make_subdir(const char *dir, const char *sub, char *buf, size_t len)
 {
-	if ((size_t)snprintf(buf, len, "%s/%s", dir, sub) >= len)
-		return -ENAMETOOLONG;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		sp_err("%s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST) {
-		sp_err("%s: %s", buf, strerror(errno));
-		return -errno;
-	}
-	return 0;
+	char err[SP_OUTDIR_ERRLEN];
+	int ret = sp_outdir_check(dir, SP_OUTDIR_CREATE, err, sizeof(err));
+
+	if (!ret)
+		ret = sp_outdir_sub(dir, sub, buf, len, err, sizeof(err));
+	if (ret)
+		sp_err("%s", err);
+	return ret;
 }
 
 int sp_case_save_raw(const char *dir, const struct sp_case_result *c,

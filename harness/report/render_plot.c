@@ -3,6 +3,7 @@
 
 #include "common/log.h"
 #include "common/name.h"
+#include "common/outdir.h"
 #include "common/proc.h"
 
 #include <errno.h>
@@ -190,9 +191,10 @@ static FILE *open_in(const char *dir, const char *prefix, const char *name,
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s%s%s", dir, prefix, name, suffix);
-	f = fopen(path, "w");
+	f = sp_outdir_fopen(path);
 	if (!f)
-		sp_err("%s: %s", path, strerror(errno));
+		sp_err("%s: %s", path, errno == ELOOP ? "is a symbolic link, "
+		       "not written through" : strerror(errno));
 	return f;
 }
 
@@ -222,9 +224,13 @@ int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 		free(pairs);
 		return -EINVAL;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		ret = -errno;
-		sp_err("%s: %s", dir, strerror(errno));
+	{
+		char err[SP_OUTDIR_ERRLEN];
+
+		/* gnuplot runs as root in here */
+		ret = sp_outdir_check(dir, SP_OUTDIR_CREATE, err, sizeof(err));
+		if (ret)
+			sp_err("%s", err);
 	}
 	for (i = 0; i < np && !ret; i++) {
 		ret = sp_plot_share_name(&pairs[i], name, sizeof(name));
