@@ -17,9 +17,6 @@
 const char *const sp_netem_dist_names[] = { "uniform", "normal", "pareto",
 					    "paretonormal", NULL };
 
-/* libnl hands the kernel whole microseconds in a signed int */
-#define MAX_DELAY_NS (60 * SP_NSEC_PER_SEC)
-
 const char *sp_netem_explain(void)
 {
 	return "netem words: [ delay TIME [ JITTER [ CORRELATION% ] ] "
@@ -200,7 +197,9 @@ int sp_netem_validate(const struct sp_netem_spec *s, char *err,
 	if (!(s->has & (SP_NETEM_HAS_DELAY | SP_NETEM_HAS_LOSS |
 			SP_NETEM_HAS_RATE | SP_NETEM_HAS_LIMIT)))
 		return bad(err, errlen, "nothing to set; %s", sp_netem_explain());
-	if (s->delay_ns < 0 || s->delay_ns > MAX_DELAY_NS)
+	/* one bound with the store's (common/units.h); libnl hands the
+	 * kernel whole microseconds in a signed int, far above it */
+	if (s->delay_ns < 0 || s->delay_ns > SP_DELAY_MAX_NS)
 		return bad(err, errlen, "delay %s out of range (0 to 60s)",
 			   sp_format_duration(s->delay_ns, a, sizeof(a)));
 	if (s->delay_ns % SP_NSEC_PER_USEC || s->jitter_ns % SP_NSEC_PER_USEC)
@@ -213,6 +212,12 @@ int sp_netem_validate(const struct sp_netem_spec *s, char *err,
 			   "netem would reorder packets",
 			   sp_format_duration(s->jitter_ns, a, sizeof(a)),
 			   sp_format_duration(s->delay_ns, b, sizeof(b)));
+	/* a packet is held up to delay + jitter */
+	if (s->delay_ns + s->jitter_ns > SP_DELAY_MAX_NS)
+		return bad(err, errlen, "delay %s plus jitter %s is over 60s, "
+			   "the most one command may be held",
+			   sp_format_duration(s->delay_ns, a, sizeof(a)),
+			   sp_format_duration(s->jitter_ns, b, sizeof(b)));
 	if (s->dist != SP_NETEM_DIST_NONE && !s->jitter_ns)
 		return bad(err, errlen, "distribution %s needs a jitter above 0",
 			   sp_netem_dist_names[s->dist]);

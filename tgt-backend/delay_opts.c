@@ -20,16 +20,16 @@ static const char *const when_names[] = {
 #define OFF(f) offsetof(struct delay_opts, f)
 
 static const struct sp_opt delay_table[] = {
-	{ .name = "delay", .type = SP_OPT_DURATION, .offset = OFF(read_delay_ns),
+	{ .name = "delay", .type = SP_OPT_DELAY, .offset = OFF(read_delay_ns),
 	  .also_offset = OFF(write_delay_ns),
 	  .help = "delay of every command, reads and writes" },
-	{ .name = "read_delay", .type = SP_OPT_DURATION, .def = "0",
+	{ .name = "read_delay", .type = SP_OPT_DELAY, .def = "0",
 	  .offset = OFF(read_delay_ns),
 	  .help = "delay of reads and other non-write commands" },
-	{ .name = "write_delay", .type = SP_OPT_DURATION, .def = "0",
+	{ .name = "write_delay", .type = SP_OPT_DELAY, .def = "0",
 	  .offset = OFF(write_delay_ns),
 	  .help = "delay of writes and cache flushes" },
-	{ .name = "jitter", .type = SP_OPT_DURATION, .def = "0",
+	{ .name = "jitter", .type = SP_OPT_DELAY, .def = "0",
 	  .offset = OFF(jitter_ns),
 	  .help = "random extra delay: uniform half-width, normal sd, pareto mean" },
 	{ .name = "dist", .type = SP_OPT_ENUM, .def = "uniform",

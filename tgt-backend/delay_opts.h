@@ -11,10 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/units.h"
+
 #define DELAY_OPTS_SEP ';'
-/* Longest delay or jitter accepted: a longer one is surely a typo, and
- * initiators time commands out after 30 s or so anyway. */
-#define DELAY_OPTS_MAX_NS (60LL * 1000000000LL)
+/* Longest delay or jitter accepted: slowpath's one bound (a longer one
+ * is surely a typo, and initiators time commands out after 30 s or so
+ * anyway). */
+#define DELAY_OPTS_MAX_NS SP_DELAY_MAX_NS
 
 /* Longest poll_max: beyond it a timer is always cheaper than the CPU. */
 #define DELAY_POLL_MAX_NS (10LL * 1000000LL)

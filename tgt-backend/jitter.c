@@ -1,5 +1,7 @@
 #include "tgt-backend/jitter.h"
 
+#include "common/units.h"
+
 #include <math.h>
 
 void jitter_seed(struct jitter_rng *rng, uint64_t seed)
@@ -56,7 +58,9 @@ int64_t jitter_delay_ns(struct jitter_rng *rng, enum jitter_dist dist,
 	total = (double)base_ns + jitter_sample_ns(rng, dist, jitter_ns);
 	if (total <= 0.0)
 		return 0;
-	if (total >= 9.2e18)
-		return INT64_MAX;
+	/* pareto's tail has no end: one draw must not park a command
+	 * for longer than anything else in slowpath may */
+	if (total >= (double)SP_DELAY_MAX_NS)
+		return SP_DELAY_MAX_NS;
 	return (int64_t)total;
 }

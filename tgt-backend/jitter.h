@@ -6,7 +6,8 @@
  *   pareto   Lomax (Pareto shifted to start at 0) with shape
  *            JITTER_PARETO_SHAPE, scaled so that its mean is jitter:
  *            mostly small, a heavy tail of long stalls.
- * jitter_delay_ns() adds a sample to a base delay and clamps at 0. */
+ * jitter_delay_ns() adds a sample to a base delay and clamps it to
+ * [0, SP_DELAY_MAX_NS]. */
 #ifndef SP_JITTER_H
 #define SP_JITTER_H
 
@@ -31,7 +32,7 @@ double jitter_next_unit(struct jitter_rng *rng);
 double jitter_sample_ns(struct jitter_rng *rng, enum jitter_dist dist,
 			int64_t jitter_ns);
 
-/* base + sample, clamped to [0, INT64_MAX]; base alone when jitter is 0
+/* base + sample, clamped to [0, SP_DELAY_MAX_NS]; base alone when jitter is 0
  * (and then the generator is not advanced). */
 int64_t jitter_delay_ns(struct jitter_rng *rng, enum jitter_dist dist,
 			int64_t base_ns, int64_t jitter_ns);

@@ -5,6 +5,7 @@
 #include "topologies/topo.h"
 
 #include "topologies/topo_internal.h"
+#include "common/name.h"
 #include "common/opttab.h"
 #include "common/units.h"
 
@@ -37,9 +38,9 @@ struct global_raw {
 #define G(f) offsetof(struct global_raw, f)
 static const struct sp_opt global_opts[] = {
 	{ .name = "description", .type = SP_OPT_STR, .offset = G(description) },
-	{ .name = "unit", .type = SP_OPT_DURATION, .offset = G(unit_ns),
+	{ .name = "unit", .type = SP_OPT_DELAY, .offset = G(unit_ns),
 	  .help = "what multiplier 1 means" },
-	{ .name = "lab_unit", .type = SP_OPT_DURATION,
+	{ .name = "lab_unit", .type = SP_OPT_DELAY,
 	  .offset = G(lab_unit_ns), .help = "the unit inside the lab VM" },
 	{ .name = "size", .type = SP_OPT_SIZE, .offset = G(size_bytes) },
 	{ .name = "backing_file", .type = SP_OPT_STR, .offset = G(backing_file) },
@@ -73,10 +74,10 @@ struct path_raw {
 static const struct sp_opt path_opts[] = {
 	{ .name = "multiplier", .type = SP_OPT_DOUBLE, .min = 0, .max = 100000,
 	  .offset = P(multiplier) },
-	{ .name = "delay", .type = SP_OPT_DURATION, .offset = P(delay_ns) },
-	{ .name = "read_delay", .type = SP_OPT_DURATION,
+	{ .name = "delay", .type = SP_OPT_DELAY, .offset = P(delay_ns) },
+	{ .name = "read_delay", .type = SP_OPT_DELAY,
 	  .offset = P(read_delay_ns) },
-	{ .name = "write_delay", .type = SP_OPT_DURATION,
+	{ .name = "write_delay", .type = SP_OPT_DELAY,
 	  .offset = P(write_delay_ns) },
 	{ .name = "jitter", .type = SP_OPT_STR, .offset = P(jitter) },
 	{ .name = "distribution", .type = SP_OPT_ENUM, .choices = sp_dist_names,
@@ -133,8 +134,23 @@ static int parse_jitter(struct sp_topo_parser *p, const char *text,
 	if (sp_parse_duration_ns(text, &out->ns))
 		return sp_topo_perr(p, "bad jitter '%s': want a time such as 100us or "
 			    "a share of the delay such as 10%%", text);
+	if (out->ns > SP_DELAY_MAX_NS)
+		return sp_topo_perr(p, "jitter '%s' must be at most 60s, the most "
+			    "one command may be held", text);
 	out->kind = out->ns ? SP_JITTER_ABS : SP_JITTER_NONE;
 	return 0;
+}
+
+/* backing_file reaches tgtadm's argv and the journal: the name rule's
+ * characters and '/', nothing a tool could read as syntax or a blank. */
+static int safe_path(const char *s)
+{
+	for (; *s; s++)
+		if (*s != '/' && !((*s >= 'a' && *s <= 'z') ||
+				   (*s >= 'A' && *s <= 'Z') ||
+				   (*s >= '0' && *s <= '9') || strchr("._+-", *s)))
+			return 0;
+	return 1;
 }
 
 static int copy_str(struct sp_topo_parser *p, const char *key, const char *value,
@@ -182,9 +198,9 @@ static int topology_key(struct sp_topo_parser *p, struct global_raw *g,
 		return copy_str(p, key, value, t->description,
 				sizeof(t->description));
 	if (!strcmp(key, "backing_file")) {
-		if (value[0] != '/')
+		if (value[0] != '/' || !safe_path(value))
 			return sp_topo_perr(p, "backing_file '%s' must be an absolute "
-				    "path", value);
+				    "path of letters, digits and /._+-", value);
 		return copy_str(p, key, value, t->backing_file,
 				sizeof(t->backing_file));
 	}
@@ -457,6 +473,11 @@ int sp_topo_parse(const char *text, const char *file, const char *name,
 	int ret;
 
 	defaults(topo, file, name);
+	/* The name reaches tgtadm --params, IQNs, the map's UUID and plot
+	 * scripts: "a,readonly=1" would set a tgt parameter. */
+	if (!sp_name_ok(name))
+		return sp_topo_perr(&p, "topology name '%s' (from the file "
+			    "name) is not %s", name, SP_NAME_RULE);
 	snprintf(p.addresses_buf, sizeof(p.addresses_buf), "198.18.0.0/24");
 	while (*cur) {
 		p.line++;

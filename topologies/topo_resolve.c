@@ -26,6 +26,7 @@ int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 		    struct sp_topo_resolved_path *out, char *err,
 		    size_t errlen)
 {
+	char ubuf[32];
 	size_t i;
 
 	if (unit_ns <= 0)
@@ -39,10 +40,16 @@ int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 		r->index = (unsigned int)i + 1;
 		r->label = p->label;
 		if (p->has_multiplier) {
-			if (p->multiplier * (double)unit_ns > 1e15) {
-				snprintf(err, errlen, "path %zu: multiplier "
-					 "%g times the unit is over 11 days",
-					 i + 1, p->multiplier);
+			/* each factor is bounded, their product is not */
+			if (p->multiplier * (double)unit_ns >
+			    (double)SP_DELAY_MAX_NS) {
+				snprintf(err, errlen, "%s:%d: path %zu: "
+					 "multiplier %g times the unit %s is "
+					 "over 60s, the most one command may "
+					 "be held", topo->file, p->line, i + 1,
+					 p->multiplier,
+					 sp_format_duration(unit_ns, ubuf,
+							    sizeof(ubuf)));
 				return -ERANGE;
 			}
 			r->read_delay_ns = scaled(p->multiplier, unit_ns);
@@ -58,6 +65,15 @@ int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 		else if (p->jitter.kind == SP_JITTER_PCT)
 			r->jitter_ns = (int64_t)llround((double)larger *
 							p->jitter.pct / 100.0);
+		/* netem holds a packet up to delay + jitter; the store's
+		 * sampler clamps on its own (tgt-backend/jitter.c) */
+		if (larger + r->jitter_ns > SP_DELAY_MAX_NS &&
+		    p->mech != SP_MECH_BACKEND) {
+			snprintf(err, errlen, "%s:%d: path %zu: delay plus "
+				 "jitter is over 60s, the most one command may "
+				 "be held", topo->file, p->line, i + 1);
+			return -ERANGE;
+		}
 		r->dist = p->dist;
 		r->mech = p->mech;
 		switch (p->mech) {
@@ -198,7 +214,8 @@ static void name_from_path(const char *path, char *name, size_t len)
 int sp_topo_load(const char *name_or_path, struct sp_topo *topo, char *err,
 		 size_t errlen)
 {
-	char path[PATH_MAX], name[64];
+	/* longer than any valid name, so a long one is refused, not cut */
+	char path[PATH_MAX], name[256];
 	char *text;
 	size_t n;
 	int ret;

@@ -19,6 +19,9 @@
 #define SP_PORTAL_PORT 3260
 #define SP_TGT_BSDIR "/usr/lib/tgt/backing-store"
 #define SP_TGT_SOCKDIR "/var/run/tgtd"
+/* Where backing files go unless the topology names one: on disk, not
+ * the RAM-backed /run, so a large write run cannot fill memory. */
+#define SP_BACKING_DIR "/var/lib/slowpath"
 
 struct sp_sys_ops {
 	/* Runs argv (argv[0] looked up in PATH) to completion. Returns its
@@ -38,9 +41,15 @@ struct sp_sys_ops {
 	/* The last component of a symlink's target ("2:0:0:1"). */
 	int (*readlink_base)(void *ctx, const char *path, char *buf,
 			     size_t len);
-	/* Sparse file of size bytes; *created says whether it was new. */
+	/* Sparse file of size bytes, 0600, its folder made 0700 if
+	 * missing; *created says whether it was new. An existing one must
+	 * be a regular file (-ELOOP a symlink, -EINVAL anything else, e.g.
+	 * a block device) of at least size bytes (-EFBIG). */
 	int (*make_file)(void *ctx, const char *path, uint64_t size,
 			 int *created);
+	/* Bytes free to us on the filesystem path would be created on
+	 * (its nearest existing folder). 0 or -errno. */
+	int (*free_bytes)(void *ctx, const char *path, uint64_t *avail);
 	int (*unlink)(void *ctx, const char *path);
 	/* Writes text to an existing file, closing it (the delay store
 	 * applies its ctl file on close). */
@@ -76,6 +85,7 @@ struct sp_up_opts {
 	enum sp_mech mech;
 	int64_t unit_ns;		/* <= 0: the topology's */
 	char tag[8];			/* 4 hex digits; names everything */
+	const char *backing_dir;	/* NULL: SP_BACKING_DIR */
 	/* seconds to wait for a tgtd / for disks after login */
 	unsigned int tgtd_wait_s, disk_wait_s;
 };

@@ -236,6 +236,11 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 			     "up; run 'slowpath down'", st->topology);
 	if (write_ns < 0)
 		write_ns = read_ns;
+	if (read_ns < 0 || read_ns > SP_DELAY_MAX_NS ||
+	    write_ns > SP_DELAY_MAX_NS)
+		return sp_errf(err, errlen, -ERANGE, "path %s: a delay must be "
+			     "from 0 to 60s, the most one command may be held",
+			     p->label);
 	switch (p->mech) {
 	case SP_MECH_BACKEND:
 		next.read_ns = read_ns;

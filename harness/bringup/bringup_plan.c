@@ -46,11 +46,15 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 {
 	struct sp_topo_resolved_path rp[SP_TOPO_MAX_PATHS];
 	struct sp_topo t = *topo;
+	const char *backing_dir = o->backing_dir ? o->backing_dir
+						 : SP_BACKING_DIR;
 	char safe[64];
 	unsigned int tagnum;
 	size_t i;
 	int ret;
 
+	/* the journal's folder; the backing file no longer lives there */
+	(void)state_dir;
 	if (!valid_tag(o->tag))
 		return sp_errf(err, errlen, -EINVAL, "tag '%s' is not 4 "
 			     "lower-case hex digits", o->tag);
@@ -82,10 +86,10 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		snprintf(st->backing, sizeof(st->backing), "%s",
 			 t.backing_file);
 	} else if ((size_t)snprintf(st->backing, sizeof(st->backing),
-				    "%s/%s-%s.img", state_dir, safe, o->tag)
+				    "%s/%s-%s.img", backing_dir, safe, o->tag)
 		   >= sizeof(st->backing)) {
-		return sp_errf(err, errlen, -ENAMETOOLONG, "state directory "
-			     "'%s' is too long", state_dir);
+		return sp_errf(err, errlen, -ENAMETOOLONG, "backing directory "
+			     "'%s' is too long", backing_dir);
 	}
 	if (strpbrk(st->backing, " \t\n") || strpbrk(st->topo_file, " \t\n"))
 		return sp_errf(err, errlen, -EINVAL, "'%s': slowpath cannot "

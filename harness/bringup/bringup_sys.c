@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,26 +159,86 @@ static int real_readlink_base(void *ctx, const char *path, char *buf,
 	return 0;
 }
 
+/* The default folder is made here, 0700: backing files hold whatever
+ * the tests wrote and nobody else needs to read them. */
+static int make_parent(const char *path)
+{
+	char dir[4096], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* fio writes the backing file as root: never through a symlink, never
+ * into a device or anything else that is not a plain file, and never
+ * past the end of one too small for the topology. */
+static int check_existing(const char *path, uint64_t size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode))
+		ret = -EINVAL;
+	else if ((uint64_t)st.st_size < size)
+		ret = -EFBIG;
+	close(fd);
+	return ret;
+}
+
 static int real_make_file(void *ctx, const char *path, uint64_t size,
 			  int *created)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd, ret;
 
 	(void)ctx;
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+	*created = 0;
+	ret = make_parent(path);
+	if (ret)
+		return ret;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0)
-		return -errno;
-	if (*created && ftruncate(fd, (off_t)size)) {
-		int e = -errno;
-
+		return errno == EEXIST ? check_existing(path, size) : -errno;
+	*created = 1;
+	if (ftruncate(fd, (off_t)size)) {
+		ret = -errno;
 		close(fd);
 		unlink(path);
 		*created = 0;
-		return e;
+		return ret;
 	}
 	close(fd);
+	return 0;
+}
+
+static int real_free_bytes(void *ctx, const char *path, uint64_t *avail)
+{
+	char dir[4096], *slash;
+	struct statvfs vfs;
+
+	(void)ctx;
+	snprintf(dir, sizeof(dir), "%s", path);
+	/* the file and maybe its folder are not there yet */
+	while (statvfs(dir, &vfs)) {
+		if (errno != ENOENT || !(slash = strrchr(dir, '/')))
+			return -errno;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	*avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	return 0;
 }
 
@@ -243,6 +304,7 @@ const struct sp_sys_ops sp_sys_real = {
 	.exists = real_exists,
 	.readlink_base = real_readlink_base,
 	.make_file = real_make_file,
+	.free_bytes = real_free_bytes,
 	.unlink = real_unlink,
 	.write_file = real_write_file,
 	.sleep_ms = real_sleep_ms,

@@ -110,6 +110,33 @@ static int wants_netem(const struct sp_state *st)
 }
 
 /* Everything that can refuse before the system is touched. */
+static double gib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024 * 1024);
+}
+
+/* A new backing file is sparse, but the runs fill it: it must fit where
+ * it goes before anything is set up. */
+static int backing_fits(struct up *u)
+{
+	const struct sp_state *st = u->st;
+	uint64_t avail;
+	int ret;
+
+	if (!u->ops->free_bytes || u->ops->exists(u->ops->ctx, st->backing))
+		return 0;
+	ret = u->ops->free_bytes(u->ops->ctx, st->backing, &avail);
+	if (ret)
+		return failf(u, ret, "backing file %s: cannot tell the free "
+			     "space there: %s", st->backing, strerror(-ret));
+	if (avail < st->size_bytes)
+		return failf(u, -ENOSPC, "backing file %s needs %.1f GiB but "
+			     "only %.1f GiB is free there: free some, or set "
+			     "backing_file or a smaller size in the topology",
+			     st->backing, gib(st->size_bytes), gib(avail));
+	return 0;
+}
+
 static int preflight(struct up *u)
 {
 	struct sp_state *st = u->st;
@@ -172,7 +199,7 @@ static int preflight(struct up *u)
 				     "path %s is taken (%s exists)",
 				     p->ctl_port, p->label, path);
 	}
-	return 0;
+	return backing_fits(u);
 }
 
 static int write_plan(struct up *u)
@@ -203,6 +230,17 @@ static int write_plan(struct up *u)
 	snprintf(path, sizeof(path), "%s", u->st->backing);
 	ret = u->ops->make_file(u->ops->ctx, path, u->st->size_bytes,
 				&created);
+	if (ret == -ELOOP)
+		return failf(u, ret, "backing file %s is a symbolic link: "
+			     "slowpath writes only a regular file", path);
+	if (ret == -EINVAL)
+		return failf(u, ret, "backing file %s is not a regular file "
+			     "(a device?): slowpath writes only a regular "
+			     "file", path);
+	if (ret == -EFBIG)
+		return failf(u, ret, "backing file %s is smaller than the "
+			     "topology's size (%.1f GiB)", path,
+			     gib(u->st->size_bytes));
 	return ret ? failf(u, ret, "cannot create backing file %s: %s", path,
 			   strerror(-ret)) : 0;
 }

@@ -37,7 +37,7 @@ static const struct sp_opt up_table[] = {
 	{ .name = "mechanism", .type = SP_OPT_ENUM, .offset = U(mechanism),
 	  .choices = mech_choices, .def = "topology",
 	  .help = "how every path is delayed (backend|netem|both)" },
-	{ .name = "unit", .type = SP_OPT_DURATION, .offset = U(unit_ns),
+	{ .name = "unit", .type = SP_OPT_DELAY, .offset = U(unit_ns),
 	  .def = "0", .help = "delay unit (0: the topology's; its lab_unit "
 	  "in the lab)" },
 	{ .name = "base_weight", .type = SP_OPT_INT, .offset = U(base_weight),
@@ -376,6 +376,11 @@ int cmd_delay(int argc, char **argv)
 		sp_err("delay: '%s' is not a duration (e.g. 500us, 5ms)",
 		       argc == 5 && sp_parse_duration_ns(argv[4], &wr) ? argv[4]
 								     : argv[3]);
+		return SP_EXIT_USAGE;
+	}
+	if (rd > SP_DELAY_MAX_NS || wr > SP_DELAY_MAX_NS) {
+		sp_err("delay: '%s' must be at most 60s, the most one command "
+		       "may be held", rd > SP_DELAY_MAX_NS ? argv[3] : argv[4]);
 		return SP_EXIT_USAGE;
 	}
 	ret = load_state(&st);

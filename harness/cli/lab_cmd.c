@@ -4,6 +4,7 @@
  * returning its exit status; or gives an interactive root shell. */
 #include "common/exitcodes.h"
 #include "common/log.h"
+#include "common/outdir.h"
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
 #include "lab/lab_proc.h"
@@ -173,22 +174,20 @@ static int guest_verdict(const char *xchg, const char *log, int qemu_status)
  * guest mounts it at the same path. */
 static int resolve_keep(const char *dir, char *abs, size_t len)
 {
-	char path[PATH_MAX], *slash;
+	char path[PATH_MAX], err[SP_OUTDIR_ERRLEN];
 	size_t n = strlen(dir);
+	int ret;
 
 	if (n == 0 || n >= sizeof(path)) {
 		sp_err("lab: bad --keep '%s'", dir);
 		return -EINVAL;
 	}
 	memcpy(path, dir, n + 1);
-	for (slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	if (mkdir(path, 0755) && errno != EEXIST) {
-		sp_err("lab: --keep %s: %s", dir, strerror(errno));
-		return -errno;
+	/* the guest's root writes results into it */
+	ret = sp_outdir_check(path, SP_OUTDIR_CREATE, err, sizeof(err));
+	if (ret) {
+		sp_err("lab: --keep %s", err);
+		return ret;
 	}
 	if (!realpath(path, abs) || strlen(abs) >= len) {
 		sp_err("lab: --keep %s: %s", dir, strerror(errno));

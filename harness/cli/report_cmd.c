@@ -2,6 +2,7 @@
  * in another format, and draws its plots. */
 #include "common/exitcodes.h"
 #include "common/log.h"
+#include "common/outdir.h"
 #include "common/opttab.h"
 #include "dm/selector.h"
 #include "harness/measure/case_result.h"
@@ -57,7 +58,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
 	struct sp_case_result *cases;
-	char err[SP_OPT_ERRLEN], plot_dir[4096];
+	char err[SP_OUTDIR_ERRLEN], plot_dir[4096];
 	const char *dir = NULL;
 	size_t n;
 	int next, first = 1, ret;
@@ -87,6 +88,12 @@ int cmd_report(int argc, char **argv)
 	}
 	if (next < argc) {
 		sp_err("report: unexpected argument '%s'", argv[next]);
+		return SP_EXIT_USAGE;
+	}
+	/* plots go into DIR/plots: DIR must be ours alone, too */
+	if (o.plot && !o.plot_dir &&
+	    sp_outdir_check(dir, 0, err, sizeof(err))) {
+		sp_err("report: %s", err);
 		return SP_EXIT_USAGE;
 	}
 	ret = sp_case_load_dir(dir, &cases, &n);

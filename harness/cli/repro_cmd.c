@@ -5,6 +5,7 @@
  * exercises exactly what users run. */
 #include "common/exitcodes.h"
 #include "common/log.h"
+#include "common/outdir.h"
 #include "common/strbuf.h"
 #include "common/opttab.h"
 #include "common/units.h"
@@ -331,7 +332,7 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 		}
 	}
 	md = path_printf(path, sizeof(path), "%s/report.md", out) ? NULL :
-	     fopen(path, "w");
+	     sp_outdir_fopen(path);
 	if (!md) {
 		ret = -errno;
 		sp_err("reproduce: %s: %s", path, strerror(errno));
@@ -413,7 +414,7 @@ static void save_info(const char *out, const char *unit_text, int64_t seconds,
 
 	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
 		return;
-	f = fopen(path, "w");
+	f = sp_outdir_fopen(path);
 	if (!f)
 		return;
 	fprintf(f, "unit %s\nseconds %" PRId64 "\nmode %s\nhost %s\n", unit_text,
@@ -457,7 +458,7 @@ int cmd_reproduce(int argc, char **argv)
 	struct repro_cli cli = { 0 };
 	struct sp_reference ref = { 0 };
 	struct sp_repro_plan plan;
-	char err[SP_OPT_ERRLEN], out[PATH_MAX], unit_text[32], mode[64], host[160];
+	char err[SP_OUTDIR_ERRLEN], out[PATH_MAX], unit_text[32], mode[64], host[160];
 	int64_t unit_ns, started = sp_now_ns();
 	size_t t;
 	int next, ret;
@@ -487,7 +488,8 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
 	}
-	if (cli.unit && (sp_parse_duration_ns(cli.unit, &unit_ns) || unit_ns <= 0)) {
+	if (cli.unit && (sp_parse_duration_ns(cli.unit, &unit_ns) || unit_ns <= 0 ||
+			 unit_ns > SP_DELAY_MAX_NS)) {
 		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli.unit);
 		return SP_EXIT_USAGE;
 	}
@@ -509,6 +511,13 @@ int cmd_reproduce(int argc, char **argv)
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
 		snprintf(out, sizeof(out), "build/reproduce/%s", stamp);
 	}
+	/* root writes reports, plots and fio jobs in here */
+	if (sp_outdir_check(out, cli.report_only ? 0 : SP_OUTDIR_CREATE, err,
+			    sizeof(err))) {
+		sp_err("reproduce: --out %s", err);
+		sp_ref_free(&ref);
+		return SP_EXIT_USAGE;
+	}
 	if (cli.report_only) {
 		ret = rerender(&cli, &plan, &ref, out);
 		sp_ref_free(&ref);
@@ -518,13 +527,6 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: needs root (it brings topologies up)");
 		sp_ref_free(&ref);
 		return SP_EXIT_ENV;
-	}
-	mkdir("build", 0755);
-	mkdir("build/reproduce", 0755);
-	if (mkdir(out, 0755) && errno != EEXIST) {
-		sp_err("reproduce: %s: %s", out, strerror(errno));
-		sp_ref_free(&ref);
-		return SP_EXIT_USAGE;
 	}
 	ret = cli.unit ? 0 : calibrate(&ref, out, &unit_ns);
 	if (ret) {

@@ -4,6 +4,7 @@
 #include "common/exitcodes.h"
 #include "common/file.h"
 #include "common/log.h"
+#include "common/outdir.h"
 #include "common/opttab.h"
 #include "common/units.h"
 #include "dm/selector.h"
@@ -102,40 +103,17 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* -EEXIST when dir has anything in it: runs are never mixed. */
+/* Runs are never mixed, and fio reads the job back from here as root:
+ * an empty folder that only we could have written (common/outdir). */
 static int prepare_out(const char *dir)
 {
-	char tmp[4096], *p;
-	DIR *d;
-	struct dirent *e;
+	char err[SP_OUTDIR_ERRLEN];
+	int ret = sp_outdir_check(dir, SP_OUTDIR_CREATE | SP_OUTDIR_EMPTY, err,
+				  sizeof(err));
 
-	d = opendir(dir);
-	if (d) {
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				closedir(d);
-				sp_err("run: --out %s is not empty; runs are "
-				       "not mixed, choose another directory",
-				       dir);
-				return -EEXIST;
-			}
-		closedir(d);
-		return 0;
-	}
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(tmp, 0755) && errno != EEXIST)
-				goto fail;
-			*p = '/';
-		}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		goto fail;
-	return 0;
-fail:
-	sp_err("run: cannot make %s: %s", tmp, strerror(errno));
-	return -errno;
+	if (ret)
+		sp_err("run: --out %s", err);
+	return ret;
 }
 
 static void print_comparisons(const struct sp_run_summary *s)

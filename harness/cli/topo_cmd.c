@@ -38,7 +38,7 @@ static const struct sp_opt table_opts_table[] = {
 };
 
 static const struct sp_opt show_opts_table[] = {
-	{ .name = "unit", .type = SP_OPT_DURATION,
+	{ .name = "unit", .type = SP_OPT_DELAY,
 	  .offset = offsetof(struct show_opts, unit_ns),
 	  .help = "override the topology's unit" },
 	{ .name = "lab", .type = SP_OPT_BOOL,
@@ -96,6 +96,21 @@ static const char *size_text(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* check: the delays at both units the file names stay within the
+ * bound once multiplied out, as `up` will resolve them. */
+static int resolves(const struct sp_topo *t)
+{
+	struct sp_topo_resolved_path r[SP_TOPO_MAX_PATHS];
+	char err[SP_TOPO_ERRLEN];
+	int ret = sp_topo_resolve(t, t->unit_ns, r, err, sizeof(err));
+
+	if (!ret)
+		ret = sp_topo_resolve(t, t->lab_unit_ns, r, err, sizeof(err));
+	if (ret)
+		sp_err("%s", err);
+	return ret;
+}
+
 static int show(const struct sp_topo *t, const struct show_opts *o)
 {
 	struct sp_topo_resolved_path r[SP_TOPO_MAX_PATHS];
@@ -108,7 +123,7 @@ static int show(const struct sp_topo *t, const struct show_opts *o)
 
 	ret = sp_topo_resolve(t, unit, r, err, sizeof(err));
 	if (ret) {
-		sp_err("%s: %s", t->file, err);
+		sp_err("%s", err);
 		return ret;
 	}
 	printf("topology %s (%s)%s%s\n", t->name, t->file,
@@ -313,7 +328,7 @@ int cmd_topo(int argc, char **argv)
 		ret = show(t, &o);
 	else if (!ret && !strcmp(argv[1], "table"))
 		ret = table(t, &to);
-	else if (!ret)
+	else if (!ret && !(ret = resolves(t)))
 		printf("%s: ok, %zu paths\n", t->file, t->npaths);
 	free(t);
 	/* a topology that does not parse is bad input, whatever the errno */

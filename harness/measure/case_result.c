@@ -3,6 +3,8 @@
 #include "common/file.h"
 #include "common/log.h"
 #include "dm/selector.h"
+#include "common/name.h"
+#include "common/outdir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -239,6 +241,19 @@ static void get_str(struct rd *r, json_object *o, const char *key, char *dst,
 	}
 }
 
+/* Names end up in file names and in gnuplot scripts that root runs: a
+ * case file is only as trusted as whoever could write it. */
+static void get_name(struct rd *r, json_object *o, const char *key, char *dst,
+		     size_t len)
+{
+	get_str(r, o, key, dst, len);
+	if (!r->failed && !sp_name_ok(dst)) {
+		sp_err("%s: %s\"%s\" '%s' is not a name slowpath uses (%s)",
+		       r->origin, r->where, key, dst, SP_NAME_RULE);
+		r->failed = 1;
+	}
+}
+
 static int64_t get_int(struct rd *r, json_object *o, const char *key,
 		       int64_t min, int64_t max)
 {
@@ -270,7 +285,7 @@ static void stat_from_json(struct rd *r, json_object *o,
 	unsigned int f;
 
 	memset(d, 0, sizeof(*d));
-	get_str(r, o, "name", d->name, sizeof(d->name));
+	get_name(r, o, "name", d->name, sizeof(d->name));
 	if (slow) {
 		v = get(r, o, "slow", json_type_boolean);
 		*slow = v ? json_object_get_boolean(v) : 0;
@@ -318,9 +333,9 @@ int sp_case_from_json(const char *text, const char *origin,
 	if (get_int(&r, root, "slowpath_case", SP_CASE_FORMAT, SP_CASE_FORMAT) !=
 	    SP_CASE_FORMAT && !r.failed)
 		r.failed = 1;
-	get_str(&r, root, "topology", c->topology, sizeof(c->topology));
-	get_str(&r, root, "selector", c->selector, sizeof(c->selector));
-	get_str(&r, root, "rw", c->rw, sizeof(c->rw));
+	get_name(&r, root, "topology", c->topology, sizeof(c->topology));
+	get_name(&r, root, "selector", c->selector, sizeof(c->selector));
+	get_name(&r, root, "rw", c->rw, sizeof(c->rw));
 	c->bs = (uint64_t)get_int(&r, root, "bs", 1, INT64_MAX);
 	c->iodepth = (int)get_int(&r, root, "iodepth", 1, 65536);
 	c->numjobs = (int)get_int(&r, root, "numjobs", 1, 65536);
@@ -373,11 +388,12 @@ static int write_file(const char *path, const char *text)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* fresh, never through a planted link: fio reads the job back */
+	fd = sp_outdir_create(path, 0644);
 	if (fd < 0) {
-		err = -errno;
-		sp_err("%s: %s", path, strerror(errno));
-		return err;
+		sp_err("%s: %s", path, fd == -ELOOP ? "is a symbolic link, "
+		       "not written through" : strerror(-fd));
+		return fd;
 	}
 	while (done < len) {
 		n = write(fd, text + done, len - done);
@@ -399,17 +415,14 @@ static int write_file(const char *path, const char *text)
 
 static int make_subdir(const char *dir, const char *sub, char *buf, size_t len)
 {
-	if ((size_t)snprintf(buf, len, "%s/%s", dir, sub) >= len)
-		return -ENAMETOOLONG;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		sp_err("%s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST) {
-		sp_err("%s: %s", buf, strerror(errno));
-		return -errno;
-	}
-	return 0;
+	char err[SP_OUTDIR_ERRLEN];
+	int ret = sp_outdir_check(dir, SP_OUTDIR_CREATE, err, sizeof(err));
+
+	if (!ret)
+		ret = sp_outdir_sub(dir, sub, buf, len, err, sizeof(err));
+	if (ret)
+		sp_err("%s", err);
+	return ret;
 }
 
 int sp_case_save_raw(const char *dir, const struct sp_case_result *c,

@@ -1,6 +1,9 @@
+/* gnuplot plots of a saved run: data files, the script, running it. */
 #include "harness/report/render_plot.h"
 
 #include "common/log.h"
+#include "common/name.h"
+#include "common/outdir.h"
 #include "common/proc.h"
 
 #include <errno.h>
@@ -76,6 +79,83 @@ static const char *const terminals[][2] = {
 	{ "svg", "set terminal svg size 900,540 dynamic" },
 };
 
+/* Everything from a case file reaches the script only through here: a
+ * single-quoted gnuplot string, where gnuplot expands no backquote and
+ * no @macro and only '' is special. A control character would end the
+ * command line, and a backquote is dropped as well, so no later edit
+ * to double quotes can bring command substitution back. */
+static void gp_str(FILE *out, const char *prefix, const char *s,
+		   const char *suffix)
+{
+	fputc('\'', out);
+	fputs(prefix, out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\'')
+			fputs("''", out);
+		else if (c < 0x20 || c == 0x7f || c == '`')
+			fputc('_', out);
+		else
+			fputc(c, out);
+	}
+	fputs(suffix, out);
+	fputc('\'', out);
+}
+
+static void share_plot(FILE *out, const struct sp_case_pair *p,
+		       const char *name, const char *bs, size_t t)
+{
+	char title[256];
+
+	fprintf(out, "\n%s\nset output ", terminals[t][1]);
+	gp_str(out, "share-", name, t ? ".svg" : ".png");
+	snprintf(title, sizeof(title), "%s %s bs=%s iodepth=%d: share of I/Os "
+		 "per path", p->a->topology, p->a->rw, bs, p->a->iodepth);
+	fputs("\nset title ", out);
+	gp_str(out, "", title, "");
+	fputs(" noenhanced\n"
+	      "set style data histograms\nset style histogram clustered gap 1\nset xtics rotate by -35\n"
+	      "set style fill solid 0.8 border -1\nunset logscale x\n"
+	      "set xlabel 'path'\nset ylabel 'share of I/Os (%)'\nset yrange [0:*]\n"
+	      "plot ", out);
+	gp_str(out, "share-", name, ".dat");
+	fputs(" using 2:xtic(1) title ", out);
+	gp_str(out, "", sp_selector_short(p->a->selector), "");
+	fputs(", '' using 3 title ", out);
+	gp_str(out, "", sp_selector_short(p->b->selector), "");
+	fputc('\n', out);
+}
+
+static void latency_plot(FILE *out, const struct sp_case_pair *p,
+			 const char *name, const char *bs, size_t t)
+{
+	const char *sa = sp_selector_short(p->a->selector);
+	const char *sb = sp_selector_short(p->b->selector);
+	char title[256];
+
+	fprintf(out, "\n%s\nset output ", terminals[t][1]);
+	gp_str(out, "latency-", name, t ? ".svg" : ".png");
+	snprintf(title, sizeof(title), "%s %s bs=%s: completion latency vs "
+		 "iodepth", p->a->topology, p->a->rw, bs);
+	fputs("\nset title ", out);
+	gp_str(out, "", title, "");
+	fputs(" noenhanced\n"
+	      "set style data linespoints\nset logscale x 2\nset xtics norotate\n"
+	      "set xlabel 'iodepth'\nset ylabel 'clat (us)'\nset yrange [0:*]\n"
+	      "plot ", out);
+	gp_str(out, "latency-", name, ".dat");
+	fputs(" using 1:2 title ", out);
+	gp_str(out, "mean ", sa, "");
+	fputs(", '' using 1:3 title ", out);
+	gp_str(out, "p99 ", sa, "");
+	fputs(", '' using 1:4 title ", out);
+	gp_str(out, "mean ", sb, "");
+	fputs(", '' using 1:5 title ", out);
+	gp_str(out, "p99 ", sb, "");
+	fputc('\n', out);
+}
+
 int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n)
 {
 	char name[256], bs[24];
@@ -90,36 +170,15 @@ int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n)
 		sp_case_bs_text(pairs[i].a->bs, bs, sizeof(bs));
 		ret = sp_plot_share_name(&pairs[i], name, sizeof(name));
 		for (t = 0; t < 2 && !ret; t++)
-			fprintf(out, "\n%s\nset output 'share-%s.%s'\n"
-				"set title \"%s %s bs=%s iodepth=%d: share of I/Os per path\" noenhanced\n"
-				"set style data histograms\nset style histogram clustered gap 1\nset xtics rotate by -35\n"
-				"set style fill solid 0.8 border -1\nunset logscale x\n"
-				"set xlabel 'path'\nset ylabel 'share of I/Os (%%)'\nset yrange [0:*]\n"
-				"plot 'share-%s.dat' using 2:xtic(1) title '%s', '' using 3 title '%s'\n",
-				terminals[t][1], name, terminals[t][0],
-				pairs[i].a->topology, pairs[i].a->rw,
-				bs, pairs[i].a->iodepth, name,
-				sp_selector_short(pairs[i].a->selector),
-				sp_selector_short(pairs[i].b->selector));
+			share_plot(out, &pairs[i], name, bs, t);
 	}
 	for (i = 0; i < n && !ret; i++) {
-		const char *sa = sp_selector_short(pairs[i].a->selector);
-		const char *sb = sp_selector_short(pairs[i].b->selector);
-
 		if (!sp_pair_first_of_series(pairs, i))
 			continue;
 		sp_case_bs_text(pairs[i].a->bs, bs, sizeof(bs));
 		ret = sp_plot_latency_name(&pairs[i], name, sizeof(name));
 		for (t = 0; t < 2 && !ret; t++)
-			fprintf(out, "\n%s\nset output 'latency-%s.%s'\n"
-				"set title \"%s %s bs=%s: completion latency vs iodepth\" noenhanced\n"
-				"set style data linespoints\nset logscale x 2\nset xtics norotate\n"
-				"set xlabel 'iodepth'\nset ylabel 'clat (us)'\nset yrange [0:*]\n"
-				"plot 'latency-%s.dat' using 1:2 title 'mean %s', '' using 1:3 title 'p99 %s', "
-				"'' using 1:4 title 'mean %s', '' using 1:5 title 'p99 %s'\n",
-				terminals[t][1], name, terminals[t][0],
-				pairs[i].a->topology, pairs[i].a->rw,
-				bs, name, sa, sa, sb, sb);
+			latency_plot(out, &pairs[i], name, bs, t);
 	}
 	fputs("set output\n", out);
 	return ret ? ret : ferror(out) ? -EIO : 0;
@@ -132,9 +191,10 @@ static FILE *open_in(const char *dir, const char *prefix, const char *name,
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s%s%s", dir, prefix, name, suffix);
-	f = fopen(path, "w");
+	f = sp_outdir_fopen(path);
 	if (!f)
-		sp_err("%s: %s", path, strerror(errno));
+		sp_err("%s: %s", path, errno == ELOOP ? "is a symbolic link, "
+		       "not written through" : strerror(errno));
 	return f;
 }
 
@@ -164,9 +224,13 @@ int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 		free(pairs);
 		return -EINVAL;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		ret = -errno;
-		sp_err("%s: %s", dir, strerror(errno));
+	{
+		char err[SP_OUTDIR_ERRLEN];
+
+		/* gnuplot runs as root in here */
+		ret = sp_outdir_check(dir, SP_OUTDIR_CREATE, err, sizeof(err));
+		if (ret)
+			sp_err("%s", err);
 	}
 	for (i = 0; i < np && !ret; i++) {
 		ret = sp_plot_share_name(&pairs[i], name, sizeof(name));

@@ -2,6 +2,7 @@
 #include "harness/run/run_loop.h"
 
 #include "common/log.h"
+#include "common/outdir.h"
 #include "common/units.h"
 #include "dm/selector.h"
 #include "harness/measure/shares.h"
@@ -408,7 +409,7 @@ int sp_run_save_manifest(const char *out_dir, const struct sp_run_plan *plan,
 	json_object_object_add(o, "timing", a);
 	snprintf(path, sizeof(path), "%s/run.json", out_dir);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
-	f = fopen(path, "w");
+	f = sp_outdir_fopen(path);
 	if (!f || fprintf(f, "%s\n", text) < 0)
 		ret = -errno;
 	if (f && fclose(f) && !ret)
@@ -435,7 +436,7 @@ int sp_run_save_reports(const char *out_dir,
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]) && !ret; i++) {
 		snprintf(path, sizeof(path), "%s/%s", out_dir, files[i].name);
-		f = fopen(path, "w");
+		f = sp_outdir_fopen(path);
 		if (!f) {
 			ret = -errno;
 			sp_err("%s: %s", path, strerror(errno));

@@ -112,6 +112,9 @@ static void bad_forms(void **state)
 		    -EINVAL, "'distribution' given twice");
 	parse_words("delay 1500ns", &s, -EINVAL, "whole microseconds");
 	parse_words("delay 61s", &s, -EINVAL, "out of range");
+	/* the two together may hold a packet no longer than the bound */
+	parse_words("delay 40s 30s", &s, -EINVAL, "over 60s");
+	parse_words("delay 60s 1us", &s, -EINVAL, "over 60s");
 	parse_words("loss 5", &s, -EINVAL, "bad loss '5'");
 	parse_words("loss 101%", &s, -EINVAL, "bad loss '101%'");
 	parse_words("loss 1% 120%", &s, -EINVAL, "bad loss correlation '120%'");

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/units.h"
 #include "tgt-backend/jitter.h"
 
 #define N 200000
@@ -157,6 +158,35 @@ static void no_jitter_is_exact_and_draws_nothing(void **state)
 	assert_true(jitter_next_u64(&a) == jitter_next_u64(&b));
 }
 
+/* dist=pareto with jitter=60s once held a command for about a year:
+ * every draw, however far in the tail, stays within the one bound. */
+static void delay_never_exceeds_the_bound(void **state)
+{
+	static const enum jitter_dist dists[] = {
+		JITTER_UNIFORM, JITTER_NORMAL, JITTER_PARETO,
+	};
+	struct jitter_rng rng;
+	int64_t d, most = 0;
+	size_t k;
+	int i;
+
+	(void)state;
+	jitter_seed(&rng, 1);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < 200000; i++) {
+			d = jitter_delay_ns(&rng, dists[k], SP_DELAY_MAX_NS,
+					    SP_DELAY_MAX_NS);
+			assert_true(d >= 0 && d <= SP_DELAY_MAX_NS);
+			if (d > most)
+				most = d;
+		}
+	/* the clamp was reached, so the test saw the tail it is about */
+	assert_int_equal(most, SP_DELAY_MAX_NS);
+	for (i = 0; i < 200000; i++)
+		assert_true(jitter_delay_ns(&rng, JITTER_PARETO, 0,
+					    INT64_MAX / 4) <= SP_DELAY_MAX_NS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +197,7 @@ int main(void)
 		cmocka_unit_test(pareto_spread),
 		cmocka_unit_test(delay_clamps_at_zero),
 		cmocka_unit_test(no_jitter_is_exact_and_draws_nothing),
+		cmocka_unit_test(delay_never_exceeds_the_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,7 +29,8 @@ static void plan_names_addresses_and_delays(void **state)
 	assert_string_equal(st.iqn, "iqn.2026-11.org.slowpath:up-equal3");
 	assert_string_equal(st.map_name, "slowpath-equal3");
 	assert_string_equal(st.map_uuid, "slowpath-equal3-3fa2");
-	assert_string_equal(st.backing, "/run/slowpath/equal3-3fa2.img");
+	/* on disk, not the RAM-backed /run */
+	assert_string_equal(st.backing, "/var/lib/slowpath/equal3-3fa2.img");
 	assert_string_equal(st.paths[2].netns, "slowpath-up-3fa2-3");
 	assert_string_equal(st.paths[2].host_if, "spu3fa2h3");
 	assert_string_equal(st.paths[2].target_if, "spu3fa2t3");
@@ -219,6 +220,35 @@ static void missing_pieces_refuse_before_any_change(void **state)
 	assert_int_equal(count_exists(dir), 0);
 }
 
+/* A new backing file that would not fit: refused before anything is
+ * set up, saying how much is needed and how much is free. */
+static void backing_file_must_fit(void **state)
+{
+	struct sp_up_opts o;
+	char err[SP_BRINGUP_ERRLEN] = "";
+
+	(void)state;
+	opts(&o);
+	o.backing_dir = dir;
+	M.free_bytes = 1ULL << 30;
+	assert_int_equal(sp_bringup_up(&mock_ops, &topo, &o, dir, err,
+				       sizeof(err)), -ENOSPC);
+	assert_string_equal(M.free_asked, strcat(strcpy(err, dir),
+						 "/equal3-3fa2.img"));
+	assert_int_equal(sp_bringup_up(&mock_ops, &topo, &o, dir, err,
+				       sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "needs 2.0 GiB"));
+	assert_non_null(strstr(err, "only 1.0 GiB is free"));
+	assert_int_equal(ran("ip netns add"), 0);
+	assert_int_equal(ran("spawn"), 0);
+	assert_int_equal(count_exists(dir), 0);
+	/* exactly the size is enough */
+	M.free_bytes = 2ULL << 30;
+	M.ncmds = 0;
+	if (sp_bringup_up(&mock_ops, &topo, &o, dir, err, sizeof(err)))
+		fail_msg("up: %s", err);
+}
+
 /* The journal a SIGKILLed up leaves: tgtd 2 started, nothing after. */
 static void down_after_sigkill_uses_the_journal(void **state)
 {
@@ -298,6 +328,7 @@ int main(void)
 		T(failure_midway_tears_everything_down),
 		T(interrupt_during_login_tears_down),
 		T(missing_pieces_refuse_before_any_change),
+		T(backing_file_must_fit),
 		T(down_after_sigkill_uses_the_journal),
 		T(down_sweeps_by_prefix_only),
 	};

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/units.h"
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_status.h"
 
@@ -141,6 +142,19 @@ static void delay_change_goes_to_the_right_mechanism(void **state)
 	/* the ctl line says the jitter and dist the path keeps, too */
 	assert_int_equal(ran("/ctl-2/ctl read_delay=10ms;write_delay=10ms;"
 			     "jitter=0ns;dist=uniform\n"), 1);
+
+	/* over the one bound: refused before anything is touched */
+	M.ncmds = 0;
+	M.nnetem = 0;
+	assert_int_equal(sp_bringup_delay_set(&mock_ops, &st, &st.paths[1],
+					      4611686018LL * SP_NSEC_PER_SEC,
+					      -1, dir, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "60s"));
+	assert_int_equal(sp_bringup_delay_set(&mock_ops, &st, &st.paths[1],
+					      1000000, SP_DELAY_MAX_NS + 1,
+					      dir, err, sizeof(err)), -ERANGE);
+	assert_int_equal(M.ncmds + M.nnetem, 0);
 }
 
 static const char *netem3_text =

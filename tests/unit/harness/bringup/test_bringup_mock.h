@@ -34,6 +34,8 @@ struct mock {
 	int nnetem;
 	int netem_clear_ret;		/* what the fake clear returns */
 	int dm_fast;			/* the in-process dm ops work */
+	uint64_t free_bytes;		/* where the backing file goes */
+	char free_asked[256];
 };
 
 static struct mock M;
@@ -314,6 +316,14 @@ static int m_make_file(void *ctx, const char *path, uint64_t size,
 	return 0;
 }
 
+static int m_free_bytes(void *ctx, const char *path, uint64_t *avail)
+{
+	(void)ctx;
+	snprintf(M.free_asked, sizeof(M.free_asked), "%s", path);
+	*avail = M.free_bytes;
+	return 0;
+}
+
 static int m_unlink(void *ctx, const char *path)
 {
 	(void)ctx;
@@ -424,6 +434,7 @@ static const struct sp_sys_ops mock_ops = {
 	.run = m_run, .spawn = m_spawn, .kill = m_kill, .pid_is = m_pid_is,
 	.read_file = m_read_file, .exists = m_exists,
 	.readlink_base = m_readlink_base, .make_file = m_make_file,
+	.free_bytes = m_free_bytes,
 	.unlink = m_unlink, .sleep_ms = m_sleep, .write_file = m_write_file,
 	.dm_table_get = m_dm_table_get, .dm_reload = m_dm_reload,
 	.netem = &mock_netem,
@@ -445,6 +456,7 @@ static int setup(void **state)
 	memset(&M, 0, sizeof(M));
 	M.have_delay_store = 1;
 	M.iscsid_up = 1;
+	M.free_bytes = UINT64_MAX;
 	M.addr_out = "1: lo    inet 127.0.0.1/8 scope host lo\n"
 		     "2: eth0    inet 10.0.2.15/24 brd 10.0.2.255 scope global\n";
 	make_sessions();

@@ -159,6 +159,80 @@ static void json_errors_name_the_key(void **state)
 	assert_int_equal(n_err, 3);
 }
 
+/* A case file from anyone who could write the run directory: names that
+ * reach file names and gnuplot are refused on load, one line naming
+ * file, key and value. */
+static void json_refuses_unsafe_names(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "topology", "x`touch PWNED`" }, { "rw", "read'x" },
+		{ "selector", "st;system" }, { "topology", "../up" },
+		{ "topology", "-o" }, { "name", "sd a" },
+	};
+	struct sp_case_result c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct json_object *o;
+		char *text;
+
+		filled_case(&c, "service-time");
+		o = sp_case_json_object(&c);
+		if (!strcmp(bad[i][0], "name"))
+			json_object_object_add(
+				json_object_array_get_idx(
+					json_object_object_get(o, "paths"), 1),
+				"name", json_object_new_string(bad[i][1]));
+		else
+			json_object_object_add(o, bad[i][0],
+					       json_object_new_string(bad[i][1]));
+		text = strdup(json_object_to_json_string(o));
+		json_object_put(o);
+		n_err = 0;
+		assert_int_equal(sp_case_from_json(text, "bad.json", &c), -EINVAL);
+		assert_int_equal(n_err, 1);
+		assert_non_null(strstr(last_err, "bad.json"));
+		assert_non_null(strstr(last_err, bad[i][1]));
+		free(text);
+	}
+}
+
+/* Even names that never went through the loader cannot reach gnuplot's
+ * command substitution: single-quoted strings, quotes doubled,
+ * backquotes and line breaks gone. */
+static void plot_script_quotes_every_string(void **state)
+{
+	struct sp_case_result c[2];
+	struct sp_case_pair pairs[2];
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	filled_case(&c[0], "st");
+	filled_case(&c[1], "hst");
+	strcpy(c[0].topology, "x`touch PWNED`'\n\"a");
+	strcpy(c[1].topology, c[0].topology);
+	assert_int_equal(sp_pair_cases(c, 2, "st", "hst", pairs), 1);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sp_plot_script(f, pairs, 1), 0);
+	fclose(f);
+	assert_null(strchr(buf, '`'));
+	assert_null(strstr(buf, "title \""));
+	assert_non_null(strstr(buf, "set title 'x_touch PWNED_''_\"a"));
+	/* every line still has its quotes paired */
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		size_t q = 0;
+		char *s;
+
+		for (s = line; *s; s++)
+			q += *s == '\'';
+		assert_int_equal(q % 2, 0);
+	}
+	free(buf);
+}
+
 static void save_then_load_dir(void **state)
 {
 	struct sp_case_result c[2], *back;
@@ -368,6 +442,8 @@ int main(void)
 		cmocka_unit_test_setup(fill_refuses_missing_path, setup),
 		cmocka_unit_test_setup(json_round_trip_is_lossless, setup),
 		cmocka_unit_test_setup(json_errors_name_the_key, setup),
+		cmocka_unit_test_setup(json_refuses_unsafe_names, setup),
+		cmocka_unit_test_setup(plot_script_quotes_every_string, setup),
 		cmocka_unit_test_setup(save_then_load_dir, setup),
 		cmocka_unit_test_setup(stem_and_selector_names, setup),
 		cmocka_unit_test_setup(text_case_has_seed_layout, setup),
