@@ -4,6 +4,11 @@
 # ships the selector disabled: # CONFIG_DM_MULTIPATH_HST is not set).
 # Sourced by lab/prepare.sh and lab/hst-module.sh; nothing of the kernel
 # is ever kept in the repository, only extracted under build/.
+#
+# The module built is patched at build time (hst_patch_bucket_shift): its
+# HST_BUCKET_SHIFT becomes the module parameter bucket_shift (default 24,
+# the stock value), so the lab can scale every delay by k = 2^n and load
+# it with bucket_shift=24+n (docs/lab.md, "HST's bucket shift").
 # shellcheck shell=bash
 
 # The files dm-ps-historical-service-time.c pulls in: it includes dm.h
@@ -51,23 +56,93 @@ hst_check_source() {
 		hst_die 3 "$c predates fix ce40426fdc3c (it still uses sched_clock()); need a newer linux-source"
 }
 
-# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO
+# What replaces the one line `#define HST_BUCKET_SHIFT 24 ...`. Our own
+# text; it must stay free of backslashes and of a second definition.
+# The parameter is read-only once loaded (0444): a shift that changed
+# under a running map would mix buckets of two widths. A shift of 64 or
+# more of the u64 service time is undefined, so the load is refused.
+HST_BUCKET_SHIFT_BLOCK='/* slowpath lab (lab/hst-build.sh): HST_BUCKET_SHIFT as a module parameter */
+static unsigned int hst_bucket_shift = 24;
+static int hst_bucket_shift_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int r = kstrtouint(val, 0, &v);
+
+	if (r)
+		return r;
+	if (v > 63)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+static const struct kernel_param_ops hst_bucket_shift_ops = {
+	.set = hst_bucket_shift_set,
+	.get = param_get_uint,
+};
+module_param_cb(bucket_shift, &hst_bucket_shift_ops, &hst_bucket_shift, 0444);
+MODULE_PARM_DESC(bucket_shift, "service times are bucketed by time >> bucket_shift ns (0..63; stock 24)");
+#define HST_BUCKET_SHIFT hst_bucket_shift'
+# The stock line, exactly: a source that defines the shift otherwise (or
+# twice) is not the selector this transformation was written for.
+HST_BUCKET_SHIFT_LINE='^#define[ \t]+HST_BUCKET_SHIFT[ \t]+24([ \t].*)?$'
+
+# hst_patch_bucket_shift SRC_C DST_C: DST_C is SRC_C with the stock
+# definition of HST_BUCKET_SHIFT replaced by HST_BUCKET_SHIFT_BLOCK;
+# everything else is left byte for byte (tests/host/095 proves it).
+hst_patch_bucket_shift() {
+	local in=$1 out=$2 n
+	n=$(grep -cE "$HST_BUCKET_SHIFT_LINE" "$in")
+	[ "$n" -eq 1 ] ||
+		hst_die 3 "$in: found $n lines '#define HST_BUCKET_SHIFT 24', want exactly 1; the bucket_shift patch does not fit this source"
+	n=$(grep -cE '^[ \t]*#[ \t]*(define|undef)[ \t]+HST_BUCKET_SHIFT\b' "$in")
+	[ "$n" -eq 1 ] ||
+		hst_die 3 "$in: HST_BUCKET_SHIFT is defined or undefined $n times, want once"
+	HST_BLOCK=$HST_BUCKET_SHIFT_BLOCK awk -v re="$HST_BUCKET_SHIFT_LINE" '
+		$0 ~ re { print ENVIRON["HST_BLOCK"]; next }
+		{ print }' "$in" >"$out" || hst_die 3 "patching $in into $out failed"
+}
+
+# hst_compile KBUILD_DIR OBJ_DIR: builds the .c/.h already in OBJ_DIR.
+hst_compile() {
+	local kbuild=$1 obj
+	cp "$HST_LAB_DIR/Kbuild.hst" "$2/Kbuild"
+	# Kbuild wants an absolute M=.
+	obj=$(realpath "$2")
+	make -s -C "$kbuild" M="$obj" modules >"$obj/build.log" 2>&1 || {
+		tail -n 20 "$obj/build.log" >&2
+		hst_die 3 "building $HST_KO in $obj against $kbuild failed (log: $obj/build.log)"
+	}
+}
+
+# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO [STOCK_KO]: OUT_KO is the
+# patched selector (built in WORK/obj-KVER); STOCK_KO, when given, the
+# untouched source built the same way (WORK/obj-KVER-stock), for
+# comparing the two.
 hst_build() {
-	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 src
+	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 stock_out=${6:-} src
 	src=$work/src
 	hst_extract "$tarball" "$src"
 	hst_check_source "$src"
-	local obj=$work/obj-$kver
-	rm -rf "$obj"
+	local obj=$work/obj-$kver stock=$work/obj-$kver-stock
+	rm -rf "$obj" "$stock"
 	mkdir -p "$obj"
 	cp "$src"/*.[ch] "$obj"/
-	cp "$HST_LAB_DIR/Kbuild.hst" "$obj/Kbuild"
-	# Kbuild wants an absolute M=.
-	obj=$(realpath "$obj")
-	make -s -C "$kbuild" M="$obj" modules >"$obj/build.log" 2>&1 || {
-		tail -n 20 "$obj/build.log" >&2
-		hst_die 3 "building $HST_KO against $kbuild failed (log: $obj/build.log)"
-	}
+	hst_patch_bucket_shift "$src/dm-ps-historical-service-time.c" \
+		"$obj/dm-ps-historical-service-time.c"
+	if [ -n "$stock_out" ]; then
+		mkdir -p "$stock"
+		cp "$src"/*.[ch] "$stock"/
+		# the two builds are independent: side by side they take the
+		# wall time of one on a two-core host
+		hst_compile "$kbuild" "$stock" &
+		local stock_pid=$!
+	fi
+	hst_compile "$kbuild" "$obj"
+	if [ -n "$stock_out" ]; then
+		wait "$stock_pid" || exit $?
+		mkdir -p "$(dirname "$stock_out")"
+		cp "$stock/$HST_KO" "$stock_out"
+	fi
 	mkdir -p "$(dirname "$out")"
 	cp "$obj/$HST_KO" "$out"
 }

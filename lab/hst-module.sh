@@ -46,3 +46,4 @@ out=$(realpath -m "$BUILD/hst/$KVER/$HST_KO")
 hst_build "$KVER" "$MODDIR/build" "$tarball" "$(realpath -m "$BUILD/hst")" "$out"
 echo "$HST_WHO: built $out"
 echo "$HST_WHO: load it with: modprobe dm-multipath && insmod $out"
+echo "$HST_WHO: (bucket_shift=N after it for delays scaled by 2^(N-24); default 24 is the stock selector)"

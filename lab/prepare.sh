@@ -142,9 +142,11 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 hst_start=$(date +%s.%N)
 mdir=$ROOT/lib/modules/$KVER
+# The lab's selector is the patched one (bucket_shift parameter); the
+# stock build stays beside the preparation for comparing the two.
 hst_build "$KVER" "/usr/lib/modules/$KVER/build" "$(hst_source_tarball "$KVER")" \
-	"$LAB/hst" "$mdir/kernel/drivers/md/$HST_KO"
-say "built $HST_KO in $(printf '%.1f' "$(echo "$(date +%s.%N) - $hst_start" | bc)") s"
+	"$LAB/hst" "$mdir/kernel/drivers/md/$HST_KO" "$DIR/hst-stock/$HST_KO"
+say "built $HST_KO, patched and stock, in $(printf '%.1f' "$(echo "$(date +%s.%N) - $hst_start" | bc)") s"
 depmod -b "$ROOT" "$KVER" || die 3 "depmod -b $ROOT $KVER failed"
 
 # --- initrd: busybox, the modules to reach the 9p root, our /init -------
