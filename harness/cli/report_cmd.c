@@ -110,6 +110,11 @@ int cmd_report(int argc, char **argv)
 				  &sp_plot_exec_gnuplot);
 		if (!ret)
 			sp_info("plots in %s", plot_dir);
+		if (ret == -ENODATA) {
+			sp_info("no %s/%s pair in %s: no comparison plots",
+				o.base, o.other, dir);
+			ret = 0;
+		}
 	}
 	free(cases);
 	if (ret == -EINVAL)

@@ -327,7 +327,7 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 			if (!path_printf(path, sizeof(path), "%s/plots/%s-%s", out,
 					 sp_repro_topologies[t], sp_ref_rw_name(rw)) &&
 			    sp_plot_run(path, all + n_all - n, n, "st", "hst",
-					&sp_plot_exec_gnuplot))
+					&sp_plot_exec_gnuplot) != 0)
 				sp_warn("reproduce: no plots for %s", path);
 		}
 	}

@@ -219,10 +219,9 @@ int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 		return -ENOMEM;
 	np = sp_pair_cases(cases, n, base, other, pairs);
 	if (!np) {
-		sp_err("no %s/%s pairs to plot (same topology, rw, bs, iodepth, numjobs)",
-		       base, other);
+		/* a run of one selector has nothing to compare: not an error */
 		free(pairs);
-		return -EINVAL;
+		return -ENODATA;
 	}
 	{
 		char err[SP_OUTDIR_ERRLEN];
@@ -259,13 +258,20 @@ int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 static int exec_gnuplot(const char *dir, const char *script, void *ctx)
 {
 	const char *argv[] = { "gnuplot", script, NULL };
-	struct sp_proc_opts o = { .dir = dir };
+	/* its warnings ("empty x range" for a one-iodepth series) are noise
+	 * on a terminal: kept for -v, shown when gnuplot fails */
+	struct sp_proc_opts o = { .dir = dir, .flags = SP_PROC_STDOUT_NULL |
+						       SP_PROC_CAPTURE_ERR };
 	struct sp_proc p;
 	int ret;
 
 	(void)ctx;
 	sp_proc_init(&p);
 	ret = sp_proc_run(&p, argv, &o);
+	if (!ret && p.err.len && p.status)
+		sp_err("gnuplot: %s", p.err.p);
+	else if (!ret && p.err.len)
+		sp_debug("gnuplot: %s", p.err.p);
 	sp_proc_release(&p);
 	if (ret == -ENOENT) {
 		sp_err("gnuplot is not installed (apt-get install gnuplot-nox)");

@@ -37,7 +37,8 @@ int sp_plot_latency_name(const struct sp_case_pair *p, char *buf, size_t len);
 int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n);
 
 /* Writes data files and plots.gp into dir (created), then runs ops.
- * -EINVAL when no case pairs up; ops' errors as they come. */
+ * -ENODATA, with nothing written or logged, when no case pairs up (a
+ * one-selector run has no comparison to draw); ops' errors as they come. */
 int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 		size_t n, const char *base, const char *other,
 		const struct sp_plot_ops *ops);

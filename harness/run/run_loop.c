@@ -428,9 +428,8 @@ int sp_run_save_reports(const char *out_dir,
 		{ "report.txt", SP_FMT_TEXT }, { "report.md", SP_FMT_MD },
 		{ "report.csv", SP_FMT_CSV }, { "report.json", SP_FMT_JSON },
 	};
-	struct sp_case_pair *pairs;
 	char path[4096];
-	size_t i, np;
+	size_t i;
 	FILE *f;
 	int ret = 0;
 
@@ -450,17 +449,12 @@ int sp_run_save_reports(const char *out_dir,
 	}
 	if (ret || !plot_ops || !n)
 		return ret;
-	pairs = calloc(n, sizeof(*pairs));
-	if (!pairs)
-		return -ENOMEM;
-	np = sp_pair_cases(cases, n, sp_selector_kernel_name(SP_SEL_ST),
-			   sp_selector_kernel_name(SP_SEL_HST), pairs);
-	free(pairs);
-	if (!np) {
+	snprintf(path, sizeof(path), "%s/plots", out_dir);
+	ret = sp_plot_run(path, cases, n, sp_selector_kernel_name(SP_SEL_ST),
+			  sp_selector_kernel_name(SP_SEL_HST), plot_ops);
+	if (ret == -ENODATA) {
 		sp_info("no ST/HST pair among the cases: no plots");
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/plots", out_dir);
-	return sp_plot_run(path, cases, n, sp_selector_kernel_name(SP_SEL_ST),
-			   sp_selector_kernel_name(SP_SEL_HST), plot_ops);
+	return ret;
 }
