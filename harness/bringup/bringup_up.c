@@ -1,8 +1,8 @@
 /* `slowpath up`: checks first (nothing changes until they pass), then
- * namespaces, veths and tgtds for every path at once, targets, netem,
- * discovery and one login per IQN, the disks, the map. Every step is
- * journaled before it is done; any failure or SIGINT/SIGTERM runs
- * `down` on what the journal says was begun. */
+ * namespaces, veths and tgtds for every path at once, targets (address
+ * ACL and CHAP), netem, discovery and one login per IQN, the disks, the
+ * map. Every step is journaled before it is done; any failure or
+ * SIGINT/SIGTERM runs `down` on what the journal says was begun. */
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_chap.h"
 
