@@ -4,6 +4,7 @@
  * our prefixes, so a lost or torn journal still gets cleaned. Safe to
  * run any number of times. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/bringup_chap.h"
 
 #include "common/log.h"
 
@@ -312,6 +313,12 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 	if (d.left[0]) {
 		snprintf(err, errlen, "still there: %s", d.left);
 		return -EBUSY;
+	}
+	/* by its fixed name: also when the journal that named it is gone */
+	if (sp_bringup_chap_remove(state_dir)) {
+		snprintf(err, errlen, "cannot remove %s/%s", state_dir,
+			 SP_CHAP_SECRET_FILE);
+		return -EIO;
 	}
 	if (sp_state_remove(state_dir)) {
 		snprintf(err, errlen, "cannot remove %s/%s", state_dir,

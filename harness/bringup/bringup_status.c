@@ -197,5 +197,9 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 		     p->has_disk ? mm : "-", sp->dm_state, sp->dev_state,
 		     p->label, portal, delay, sp_mech_names[p->mech]);
 	}
+	/* the user only: the secret stays in its root-only file */
+	if (st->chap_user[0])
+		sp_strbuf_printf(&o, "chap: on, user %s (secret root-only in "
+				 "the state directory)\n", st->chap_user);
 	return o.overflow ? -ENOSPC : 0;
 }

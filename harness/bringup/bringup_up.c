@@ -1,9 +1,10 @@
 /* `slowpath up`: checks first (nothing changes until they pass), then
- * namespaces, veths and tgtds for every path at once, targets, netem,
- * discovery and one login per IQN, the disks, the map. Every step is
- * journaled before it is done; any failure or SIGINT/SIGTERM runs
- * `down` on what the journal says was begun. */
+ * namespaces, veths and tgtds for every path at once, targets (address
+ * ACL and CHAP), netem, discovery and one login per IQN, the disks, the
+ * map. Every step is journaled before it is done; any failure or
+ * SIGINT/SIGTERM runs `down` on what the journal says was begun. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/bringup_chap.h"
 
 #include "common/log.h"
 #include "common/units.h"
@@ -26,6 +27,7 @@ struct up {
 	char *err;
 	size_t errlen;
 	int64_t t0;
+	char chap_secret[SP_CHAP_SECRET_MAX];
 };
 
 static int failf(struct up *u, int ret, const char *fmt, ...)
@@ -403,6 +405,11 @@ static int path_target(struct up *u, struct sp_state_path *p)
 	/* the ACL: only this path's initiator address may log in */
 	RUN(u, what, "tgtadm", "-C", port, "--lld", "iscsi", "--op", "bind",
 	    "--mode", "target", "--tid", "1", "-I", p->initiator_ip);
+	/* and only with the topology's secret */
+	ret = sp_bringup_chap_target(u->ops, p, u->st->chap_user,
+				     u->chap_secret, u->err, u->errlen);
+	if (ret)
+		return ret;
 	if (!p->netem_ns && !p->netem_jitter_ns)
 		return 0;
 	ret = begin(u, SP_STEP_NETEM, p);
@@ -432,6 +439,10 @@ static int login_all(struct up *u)
 		if (ret)
 			return ret;
 	}
+	ret = sp_bringup_chap_initiator(u->ops, u->st, u->chap_secret, u->err,
+					u->errlen);
+	if (ret)
+		return ret;
 	/* one call logs in to every portal of the IQN in parallel */
 	snprintf(what, sizeof(what), "iscsiadm login to %s", u->st->iqn);
 	RUN(u, what, "iscsiadm", "-m", "node", "-T", u->st->iqn, "--login");
@@ -541,6 +552,11 @@ static int do_up(struct up *u, const struct sp_up_opts *o)
 
 	ret = write_plan(u);
 	if (!ret)
+		ret = sp_bringup_chap_setup(u->fd, u->dir, u->st,
+					    u->chap_secret,
+					    sizeof(u->chap_secret), u->err,
+					    u->errlen);
+	if (!ret)
 		ret = ensure_iscsid(u);
 	for (i = 0; !ret && i < u->st->npaths; i++) {
 		ret = path_net(u, &u->st->paths[i]);
@@ -598,6 +614,7 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 		return failf(&u, ret, "cannot create %s/%s: %s", state_dir,
 			     SP_STATE_FILE, strerror(-ret));
 	ret = do_up(&u, o);
+	explicit_bzero(u.chap_secret, sizeof(u.chap_secret));
 	close(u.fd);
 	if (!ret)
 		return 0;

@@ -300,6 +300,10 @@ static int parse_line(struct sp_state *st, char **t, int n, int line,
 		st->sectors = u;
 	} else if (!strcmp(t[0], "complete")) {
 		st->complete = 1;
+	} else if (!strcmp(t[0], "chap")) {
+		NEED(2);
+		if (copy(st->chap_user, sizeof(st->chap_user), t[1]))
+			return bad(err, errlen, line, "chap user too long");
 	} else {
 		return bad(err, errlen, line, "unknown record '%s'", t[0]);
 	}

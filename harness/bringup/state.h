@@ -19,6 +19,8 @@
  *   store delay|rdwr        (the tgt backing store type)
  *   sectors N
  *   complete
+ *   chap USER               (the targets want CHAP as USER; the secret
+ *                            is in SP_CHAP_SECRET_FILE, never here)
  */
 #ifndef SP_STATE_H
 #define SP_STATE_H
@@ -89,6 +91,7 @@ struct sp_state {
 	unsigned int steps;		/* global steps begun */
 	pid_t iscsid_pid;
 	int complete;
+	char chap_user[64];		/* "" in journals from before CHAP */
 	size_t npaths;
 	struct sp_state_path paths[SP_TOPO_MAX_PATHS];
 };

@@ -1,15 +1,21 @@
 /* `slowpath probe URL [options]`: the CLI face of probe_run(). Exit codes:
- * 1 bad URL or options (nothing was tried), 3 the target could not be
- * reached or logged in to, a command failed, the data did not verify, or
- * the run was interrupted. */
+ * 1 bad URL or options (nothing was tried), 2 the CHAP secret file cannot
+ * be read, 3 the target could not be reached or logged in to (CHAP
+ * refused included), a command failed, the data did not verify, or the
+ * run was interrupted. Run by root without --chap-* against the target
+ * of the topology `slowpath up` made, it logs in with that topology's
+ * CHAP credentials. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/exitcodes.h"
 #include "common/log.h"
+#include "harness/bringup/bringup_chap.h"
+#include "harness/bringup/state.h"
 #include "harness/cli/commands.h"
 #include "harness/probe/probe.h"
 #include "harness/probe/probe_report.h"
@@ -30,9 +36,13 @@ static void usage(FILE *out)
 	sp_opt_help_argv(probe_opt_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath probe iscsi://HOST[:PORT]/IQN/LUN "
 		"[options]\n\noptions (--name value or --name=value):\n%s"
-		"\nexit: 0 ok, 1 bad URL or option, 3 cannot connect or log "
-		"in, a command failed,\n      data differs from the pattern, "
-		"or interrupted\n", help);
+		"\nAs root, a target of the topology 'slowpath up' made is "
+		"logged in to with\nits CHAP credentials unless --chap-* "
+		"say otherwise.\n"
+		"\nexit: 0 ok, 1 bad URL or option, 2 CHAP secret file "
+		"unreadable,\n      3 cannot connect or log in, a command "
+		"failed, data differs from the\n      pattern, or "
+		"interrupted\n", help);
 }
 
 /* Options may come before and after the URL. */
@@ -90,6 +100,26 @@ static void print_result(const struct probe_opts *o,
 	}
 }
 
+/* The topology that is up keeps its secret root-only; root probing one
+ * of its targets should not have to dig it out. */
+static void chap_of_topology(struct probe_opts *o, const struct probe_url *u)
+{
+	static struct sp_state st;
+	static char file[512];
+	char err[SP_STATE_ERRLEN];
+	const char *dir = sp_state_dir();
+
+	if (o->chap_user || o->chap_secret_file || geteuid() != 0 ||
+	    sp_state_load(dir, &st, err, sizeof(err)) || !st.chap_user[0] ||
+	    strcmp(st.iqn, u->iqn))
+		return;
+	sp_bringup_chap_file(dir, file, sizeof(file));
+	o->chap_user = st.chap_user;
+	o->chap_secret_file = file;
+	sp_debug("probe: CHAP as %s, secret from %s (the topology that is "
+		 "up)", st.chap_user, file);
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	struct probe_opts o;
@@ -114,6 +144,8 @@ int cmd_probe(int argc, char **argv)
 		sp_err("probe: %s", err);
 		return SP_EXIT_USAGE;
 	}
+
+	chap_of_topology(&o, &url);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;	/* no SA_RESTART: poll must wake */

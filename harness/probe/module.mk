@@ -14,4 +14,4 @@ WRAP_harness/probe/test_probe_run := $(foreach s,iscsi_create_context iscsi_dest
 	iscsi_which_events iscsi_connect_sync iscsi_login_sync \
 	iscsi_logout_sync iscsi_testunitready_sync iscsi_readcapacity16_sync \
 	scsi_datain_unmarshall scsi_free_scsi_task iscsi_read16_task \
-	iscsi_write16_task iscsi_service poll,-Wl,--wrap=$(s))
+	iscsi_write16_task iscsi_service iscsi_set_initiator_username_pwd poll,-Wl,--wrap=$(s))

@@ -28,6 +28,11 @@ struct probe_opts {
 	int64_t timeout_s;	/* per command and for login */
 	int json;
 	const char *initiator;
+	/* CHAP: the user, and a file whose first line is the secret (a
+	 * secret on the command line would be visible to every local
+	 * user in /proc/PID/cmdline). Both or neither. */
+	const char *chap_user;
+	const char *chap_secret_file;
 	/* Set asynchronously (SIGINT): stop submitting, drain, log out. */
 	volatile sig_atomic_t *stop;
 };
@@ -58,8 +63,17 @@ int probe_opts_init(struct probe_opts *o);
  * 0 or -EINVAL with the reason in err. */
 int probe_opts_validate(const struct probe_opts *o, char *err, size_t errlen);
 
+/* The secret of --chap-secret-file: its first line, without the line
+ * end. 0, or -errno with err naming the file: what sp_file_read says,
+ * or -EINVAL for a secret that is empty, longer than len - 1 or holds
+ * a blank or control character. */
+#define PROBE_CHAP_SECRET_MAX 256
+int probe_chap_secret_read(const char *path, char *secret, size_t len,
+			   char *err, size_t errlen);
+
 /* Logs in, runs the I/O, logs out. 0, or -EINVAL (bad URL or a region
- * outside the LUN), -ECONNREFUSED (cannot reach or log in), -EIO (a
+ * outside the LUN, a bad CHAP secret), -ENOENT/-EACCES (the secret file
+ * cannot be read), -ECONNREFUSED (cannot reach or log in), -EIO (a
  * command failed or the connection broke), -ENOMEM. Every failure is
  * reported once through the log hook; libiscsi's own chatter goes to
  * sp_debug. */

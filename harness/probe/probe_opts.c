@@ -2,9 +2,12 @@
  * harness's "qd=16;rw=randread" strings both go through it. */
 #include "harness/probe/probe.h"
 
+#include "common/file.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const probe_rw_names[] = {
@@ -42,6 +45,11 @@ const struct sp_opt probe_opt_table[] = {
 	{ "initiator", SP_OPT_STR, OFF(initiator),
 	  "iqn.2020-01.io.slowpath:probe", "initiator name to log in as",
 	  NULL, 0, 0, 0 },
+	{ "chap-user", SP_OPT_STR, OFF(chap_user), NULL,
+	  "CHAP user to log in as (with --chap-secret-file)", NULL, 0, 0, 0 },
+	{ "chap-secret-file", SP_OPT_STR, OFF(chap_secret_file), NULL,
+	  "file whose first line is the CHAP secret (slowpath up: "
+	  "/run/slowpath/chap-secret, root only)", NULL, 0, 0, 0 },
 	SP_OPT_END,
 };
 
@@ -78,9 +86,54 @@ int probe_opts_validate(const struct probe_opts *o, char *err, size_t errlen)
 			 "--rw write, then verify with --rw read --verify");
 		return -EINVAL;
 	}
+	if (!o->chap_user != !o->chap_secret_file) {
+		snprintf(err, errlen, "options 'chap-user' and "
+			 "'chap-secret-file' go together");
+		return -EINVAL;
+	}
+	if (o->chap_user && (!*o->chap_user || strpbrk(o->chap_user, " \t"))) {
+		snprintf(err, errlen, "bad value '%s' for option 'chap-user': "
+			 "want a name without blanks", o->chap_user);
+		return -EINVAL;
+	}
 	if (o->time_ns < 0) {
 		snprintf(err, errlen, "bad value for option 'time': negative");
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* A secret is short; a bigger file is not one. */
+#define SECRET_FILE_MAX 4096
+
+int probe_chap_secret_read(const char *path, char *secret, size_t len,
+			   char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t n, i;
+	int ret;
+
+	ret = sp_file_read(path, SECRET_FILE_MAX, &text, NULL);
+	if (ret) {
+		snprintf(err, errlen, "cannot read the CHAP secret from %s: %s",
+			 path, ret == -EFBIG ? "not a secret file (too big)"
+					     : strerror(-ret));
+		return ret;
+	}
+	n = strcspn(text, "\r\n");
+	for (i = 0; i < n; i++)
+		if ((unsigned char)text[i] <= ' ' || text[i] == 0x7f)
+			break;
+	if (!n || i < n || n >= len) {
+		snprintf(err, errlen, "the CHAP secret in %s is %s", path,
+			 !n ? "empty" : i < n ? "not one word of printable "
+			 "characters" : "too long");
+		ret = -EINVAL;
+	} else {
+		memcpy(secret, text, n);
+		secret[n] = '\0';
+	}
+	explicit_bzero(text, strlen(text));
+	free(text);
+	return ret;
 }

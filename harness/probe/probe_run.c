@@ -234,6 +234,30 @@ static int clear_unit_attentions(struct probe_ctx *c)
 	return -ECONNREFUSED;
 }
 
+static int set_chap(struct probe_ctx *c)
+{
+	char secret[PROBE_CHAP_SECRET_MAX], err[512];
+	int ret;
+
+	if (!c->o->chap_user)
+		return 0;
+	ret = probe_chap_secret_read(c->o->chap_secret_file, secret,
+				     sizeof(secret), err, sizeof(err));
+	if (ret) {
+		sp_err("%s", err);
+		return ret;
+	}
+	ret = iscsi_set_initiator_username_pwd(c->iscsi, c->o->chap_user,
+					       secret);
+	explicit_bzero(secret, sizeof(secret));
+	if (ret) {
+		sp_err("cannot set the CHAP user '%s': %s", c->o->chap_user,
+		       iscsi_get_error(c->iscsi));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int connect_lun(struct probe_ctx *c, int *logged_in)
 {
 	struct scsi_readcapacity16 *rc16;
@@ -254,6 +278,9 @@ static int connect_lun(struct probe_ctx *c, int *logged_in)
 	iscsi_set_timeout(c->iscsi, (int)c->o->timeout_s);
 	/* A silent reconnect would hide a broken path and its latency. */
 	iscsi_set_noautoreconnect(c->iscsi, 1);
+	ret = set_chap(c);
+	if (ret)
+		return ret;
 	/* Three steps rather than iscsi_full_connect_sync so the one
 	 * message says which of them failed. */
 	if (iscsi_connect_sync(c->iscsi, c->url.portal)) {

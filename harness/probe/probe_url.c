@@ -40,7 +40,7 @@ static int parse_authority(const char *text, const char *auth,
 	if (auth == end)
 		return bad(text, err, errlen, "no host");
 	if (memchr(auth, '@', (size_t)(end - auth)))
-		return bad(text, err, errlen, "CHAP credentials are not supported");
+		return bad(text, err, errlen, "CHAP credentials do not go in the URL: use --chap-user and --chap-secret-file");
 	if (*auth == '[') {
 		host_end = memchr(auth, ']', (size_t)(end - auth));
 		if (!host_end)

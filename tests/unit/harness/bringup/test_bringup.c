@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/bringup_chap.h"
 
 #include "tests/unit/harness/bringup/test_bringup_mock.h"
 

@@ -14,6 +14,7 @@
 
 #include "common/units.h"
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/bringup_chap.h"
 #include "harness/bringup/bringup_status.h"
 
 #include "tests/unit/harness/bringup/test_bringup_mock.h"
@@ -32,6 +33,9 @@ static void status_renders_like_multipath_ll(void **state)
 	if (ret)
 		fail_msg("up: %s", err);
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
+	/* up's user is random; the status shows whichever it is */
+	assert_int_equal(strncmp(st.chap_user, "slowpath-3fa2-", 14), 0);
+	snprintf(st.chap_user, sizeof(st.chap_user), "slowpath-3fa2-Ab12Cd34");
 	M.dm_table_out = "0 4194304 multipath 0 0 1 1 service-time 0 3 2 "
 			 "8:0 1 1 8:16 1 1 8:32 1 1\n";
 	M.dm_status_out = "0 4194304 multipath 2 0 0 0 1 1 A 0 3 2 8:0 A 0 0 "
@@ -48,7 +52,9 @@ static void status_renders_like_multipath_ll(void **state)
 		"  |- 3:0:0:1 sdb 8:16 failed undef running  b 198.18.0.6:3260 "
 		"delay=500us backend\n"
 		"  `- 4:0:0:1 sdc 8:32 active undef running  c 198.18.0.10:3260 "
-		"delay=1ms backend\n");
+		"delay=1ms backend\n"
+		"chap: on, user slowpath-3fa2-Ab12Cd34 (secret root-only in "
+		"the state directory)\n");
 	assert_int_equal(sp_status_render(&s, buf, 40), -ENOSPC);
 }
 

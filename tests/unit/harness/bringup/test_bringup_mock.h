@@ -473,6 +473,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	sp_state_remove(dir);
+	sp_bringup_chap_remove(dir);
 	rmdir(dir);
 	return 0;
 }

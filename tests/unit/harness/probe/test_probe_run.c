@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
@@ -55,6 +56,8 @@ static struct fake {
 	uint64_t capacity_blocks;
 	int64_t data_seed;		/* what reads return */
 	struct scsi_readcapacity16 rc16;
+	int connects, chap_calls;
+	char chap_user[64], chap_pwd[300];
 } fk;
 
 static struct scsi_task *new_task(int status)
@@ -90,7 +93,17 @@ void __wrap_iscsi_set_noautoreconnect(struct iscsi_context *i, int s) { (void)i;
 const char *__wrap_iscsi_get_error(struct iscsi_context *i) { (void)i; return "fake error"; }
 int __wrap_iscsi_get_fd(struct iscsi_context *i) { (void)i; return 42; }
 int __wrap_iscsi_which_events(struct iscsi_context *i) { (void)i; return POLLIN; }
-int __wrap_iscsi_connect_sync(struct iscsi_context *i, const char *p) { (void)i; (void)p; return 0; }
+int __wrap_iscsi_connect_sync(struct iscsi_context *i, const char *p) { (void)i; (void)p; fk.connects++; return 0; }
+
+int __wrap_iscsi_set_initiator_username_pwd(struct iscsi_context *i,
+					    const char *user, const char *pwd)
+{
+	(void)i;
+	fk.chap_calls++;
+	snprintf(fk.chap_user, sizeof(fk.chap_user), "%s", user);
+	snprintf(fk.chap_pwd, sizeof(fk.chap_pwd), "%s", pwd);
+	return 0;
+}
 
 int __wrap_iscsi_login_sync(struct iscsi_context *i)
 {
@@ -350,6 +363,70 @@ static void writes_carry_the_pattern(void **state)
 	assert_int_equal(fk.max_pending, 16);
 }
 
+static void secret_file(char *path, size_t len, const char *text)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/sp-test-probe-chap-%d", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void chap_credentials_come_from_the_file(void **state)
+{
+	struct probe_opts o;
+	struct probe_result r;
+	char path[128];
+
+	(void)state;
+	opts(&o, 1, 10);
+	assert_int_equal(probe_run(&o, &r), 0);
+	assert_int_equal(fk.chap_calls, 0);	/* none asked, none set */
+
+	secret_file(path, sizeof(path), "Xq3vB8kLm2Pz9RtY7wAe4sDf\n");
+	o.chap_user = "slowpath-3fa2-Ab12Cd34";
+	o.chap_secret_file = path;
+	assert_int_equal(probe_run(&o, &r), 0);
+	assert_int_equal(fk.chap_calls, 1);
+	assert_string_equal(fk.chap_user, "slowpath-3fa2-Ab12Cd34");
+	assert_string_equal(fk.chap_pwd, "Xq3vB8kLm2Pz9RtY7wAe4sDf");
+	unlink(path);
+}
+
+static void a_bad_secret_file_stops_before_connecting(void **state)
+{
+	struct probe_opts o;
+	struct probe_result r;
+	char path[128], err[256];
+
+	(void)state;
+	opts(&o, 1, 10);
+	o.chap_user = "u";
+	o.chap_secret_file = "/nonexistent/chap-secret";
+	assert_int_equal(probe_run(&o, &r), -ENOENT);
+	assert_int_equal(n_errors, 1);
+	assert_non_null(strstr(last_error, "/nonexistent/chap-secret"));
+	assert_int_equal(fk.connects, 0);
+
+	secret_file(path, sizeof(path), "two words\n");
+	o.chap_secret_file = path;
+	assert_int_equal(probe_run(&o, &r), -EINVAL);
+	assert_null(strstr(last_error, "two words"));
+	secret_file(path, sizeof(path), "\n");
+	assert_int_equal(probe_run(&o, &r), -EINVAL);
+	assert_non_null(strstr(last_error, "empty"));
+	assert_int_equal(fk.connects, 0);
+	assert_int_equal(fk.chap_calls, 0);
+	unlink(path);
+
+	/* one without the other is a usage error */
+	o.chap_secret_file = NULL;
+	assert_int_equal(probe_opts_validate(&o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "go together"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +437,8 @@ int main(void)
 		cmocka_unit_test_setup(region_past_the_end_is_refused, reset),
 		cmocka_unit_test_setup(verify_sees_the_data, reset),
 		cmocka_unit_test_setup(writes_carry_the_pattern, reset),
+		cmocka_unit_test_setup(chap_credentials_come_from_the_file, reset),
+		cmocka_unit_test_setup(a_bad_secret_file_stops_before_connecting, reset),
 	};
 
 	sp_log_set_hook(capture_log, NULL);
