@@ -130,3 +130,8 @@ int64_t sp_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (int64_t)now.tv_sec * SP_NSEC_PER_SEC + now.tv_nsec;
 }
+
+double sp_gib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024 * 1024);
+}

@@ -32,4 +32,7 @@ const char *sp_format_duration(int64_t ns, char *buf, size_t len);
 /* Monotonic clock in ns. */
 int64_t sp_now_ns(void);
 
+/* Bytes as GiB, for messages. */
+double sp_gib(uint64_t bytes);
+
 #endif

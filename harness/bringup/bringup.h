@@ -163,6 +163,17 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 /* Shared helpers of the bring-up files. */
 int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,
 		const char *arg0, ...) __attribute__((sentinel));
+/* The last run's stderr for a message; "no message" when it said none. */
+const char *sp_sys_error(const struct sp_sys_ops *ops);
+/* err names the step that failed (r from a run) and how, never its argv:
+ * -ENOENT when the program is missing, else -EIO. */
+int sp_sys_failed(const struct sp_sys_ops *ops, int r, const char *what,
+		  char *err, size_t errlen);
+/* Everything that can refuse `up` before the system is touched: kernel
+ * modules, the store, address clashes, leftovers, room for the backing
+ * file. Fills st->bstype. 0 or -errno with err. */
+int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
+			 char *err, size_t errlen);
 void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
 
 /* The real dm ops of sp_sys_real (bringup_dm.c, libdevmapper). */

@@ -108,26 +108,6 @@ int sp_bringup_chap_setup(int fd, const char *dir, struct sp_state *st,
 	return ret;
 }
 
-static const char *tool_error(const struct sp_sys_ops *ops)
-{
-	const char *e = ops->last_error ? ops->last_error(ops->ctx) : "";
-
-	return e && *e ? e : "no message";
-}
-
-/* The messages name the step, never the argv that holds the secret. */
-static int failed(const struct sp_sys_ops *ops, int r, const char *what,
-		  char *err, size_t errlen)
-{
-	if (r == -ENOENT) {
-		snprintf(err, errlen, "%s: program not found", what);
-		return -ENOENT;
-	}
-	snprintf(err, errlen, "%s failed (exit %d): %s", what, r,
-		 tool_error(ops));
-	return -EIO;
-}
-
 int sp_bringup_chap_target(const struct sp_sys_ops *ops,
 			   const struct sp_state_path *p, const char *user,
 			   const char *secret, char *err, size_t errlen)
@@ -142,13 +122,13 @@ int sp_bringup_chap_target(const struct sp_sys_ops *ops,
 			"--op", "new", "--mode", "account", "--user", user,
 			"--password", secret, NULL);
 	if (r)
-		return failed(ops, r, what, err, errlen);
+		return sp_sys_failed(ops, r, what, err, errlen);
 	snprintf(what, sizeof(what), "path %s: tgtadm bind account %s",
 		 p->label, user);
 	r = sp_sys_runv(ops, NULL, 0, "tgtadm", "-C", port, "--lld", "iscsi",
 			"--op", "bind", "--mode", "account", "--tid", "1",
 			"--user", user, NULL);
-	return r ? failed(ops, r, what, err, errlen) : 0;
+	return r ? sp_sys_failed(ops, r, what, err, errlen) : 0;
 }
 
 int sp_bringup_chap_initiator(const struct sp_sys_ops *ops,
@@ -170,7 +150,7 @@ int sp_bringup_chap_initiator(const struct sp_sys_ops *ops,
 		if (r) {
 			snprintf(what, sizeof(what), "iscsiadm update %s",
 				 names[i]);
-			return failed(ops, r, what, err, errlen);
+			return sp_sys_failed(ops, r, what, err, errlen);
 		}
 	}
 	return 0;

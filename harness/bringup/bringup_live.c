@@ -17,13 +17,6 @@
 #include <unistd.h>
 
 
-static const char *tool_error(const struct sp_sys_ops *ops)
-{
-	const char *e = ops->last_error ? ops->last_error(ops->ctx) : "";
-
-	return e && *e ? e : "no message";
-}
-
 static int record(const char *dir, const char *line, char *err,
 		  size_t errlen)
 {
@@ -88,7 +81,7 @@ static int read_map(const struct sp_sys_ops *ops, const struct sp_state *st,
 	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "table",
 			st->map_name, NULL))
 		return sp_errf(err, errlen, -ENOENT, "map %s is not there: %s",
-			     st->map_name, tool_error(ops));
+			     st->map_name, sp_sys_error(ops));
 	ret = sp_dm_table_parse(out, map, dmerr, sizeof(dmerr));
 	return ret ? sp_errf(err, errlen, ret, "map %s has a table slowpath "
 			   "cannot read: %s", st->map_name, dmerr) : 0;
@@ -102,12 +95,12 @@ static int reload_dmsetup(const struct sp_sys_ops *ops, const char *name,
 
 	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "suspend", name, NULL))
 		return sp_errf(err, errlen, -EIO, "dmsetup suspend %s: %s",
-			     name, tool_error(ops));
+			     name, sp_sys_error(ops));
 	rret = sp_sys_runv(ops, NULL, 0, "dmsetup", "reload", name,
 			   "--table", table, NULL);
 	if (rret)
 		snprintf(err, errlen, "dmsetup reload with %s failed: %s",
-			 sp_selector_kernel_name(sel->kind), tool_error(ops));
+			 sp_selector_kernel_name(sel->kind), sp_sys_error(ops));
 	/* resume in any case: a suspended map would hang every reader */
 	ret = sp_sys_runv(ops, NULL, 0, "dmsetup", "resume", name,
 			  "--noudevsync", NULL);
@@ -115,7 +108,7 @@ static int reload_dmsetup(const struct sp_sys_ops *ops, const char *name,
 		return -EIO;
 	if (ret)
 		return sp_errf(err, errlen, -EIO, "dmsetup resume %s: %s",
-			     name, tool_error(ops));
+			     name, sp_sys_error(ops));
 	return 0;
 }
 

@@ -295,6 +295,25 @@ int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,
 	return ops->run(ops->ctx, argv, out, outlen);
 }
 
+const char *sp_sys_error(const struct sp_sys_ops *ops)
+{
+	const char *e = ops->last_error ? ops->last_error(ops->ctx) : "";
+
+	return e && *e ? e : "no message";
+}
+
+int sp_sys_failed(const struct sp_sys_ops *ops, int r, const char *what,
+		  char *err, size_t errlen)
+{
+	if (r == -ENOENT) {
+		snprintf(err, errlen, "%s: program not found", what);
+		return -ENOENT;
+	}
+	snprintf(err, errlen, "%s failed (exit %d): %s", what, r,
+		 sp_sys_error(ops));
+	return -EIO;
+}
+
 const struct sp_sys_ops sp_sys_real = {
 	.run = real_run,
 	.spawn = real_spawn,

@@ -72,137 +72,13 @@ static int begin(struct up *u, enum sp_step step, struct sp_state_path *p)
 	return journal(u, line);
 }
 
-static const char *tool_error(struct up *u)
-{
-	const char *e = u->ops->last_error ? u->ops->last_error(u->ops->ctx)
-					   : "";
-
-	return e && *e ? e : "no message";
-}
-
 /* A run whose failure ends `up`: what names the step. */
 #define RUN(u, what, ...) do {						\
 	int r_ = sp_sys_runv((u)->ops, NULL, 0, __VA_ARGS__, NULL);	\
-	if (r_ == -ENOENT)						\
-		return failf(u, -ENOENT, "%s: program not found", what); \
 	if (r_)								\
-		return failf(u, -EIO, "%s failed (exit %d): %s", what,	\
-			     r_, tool_error(u));			\
+		return sp_sys_failed((u)->ops, r_, what, (u)->err,	\
+				     (u)->errlen);			\
 } while (0)
-
-static int have_module(struct up *u, const char *mod)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/%s", mod);
-	if (u->ops->exists(u->ops->ctx, path))
-		return 1;
-	return sp_sys_runv(u->ops, NULL, 0, "modprobe", "-q", mod, NULL) == 0;
-}
-
-static int wants_netem(const struct sp_state *st)
-{
-	size_t i;
-
-	for (i = 0; i < st->npaths; i++)
-		if (st->paths[i].netem_ns || st->paths[i].netem_jitter_ns ||
-		    st->paths[i].mech != SP_MECH_BACKEND)
-			return 1;
-	return 0;
-}
-
-/* Everything that can refuse before the system is touched. */
-static double gib(uint64_t bytes)
-{
-	return (double)bytes / (1024.0 * 1024 * 1024);
-}
-
-/* A new backing file is sparse, but the runs fill it: it must fit where
- * it goes before anything is set up. */
-static int backing_fits(struct up *u)
-{
-	const struct sp_state *st = u->st;
-	uint64_t avail;
-	int ret;
-
-	if (!u->ops->free_bytes || u->ops->exists(u->ops->ctx, st->backing))
-		return 0;
-	ret = u->ops->free_bytes(u->ops->ctx, st->backing, &avail);
-	if (ret)
-		return failf(u, ret, "backing file %s: cannot tell the free "
-			     "space there: %s", st->backing, strerror(-ret));
-	if (avail < st->size_bytes)
-		return failf(u, -ENOSPC, "backing file %s needs %.1f GiB but "
-			     "only %.1f GiB is free there: free some, or set "
-			     "backing_file or a smaller size in the topology",
-			     st->backing, gib(st->size_bytes), gib(avail));
-	return 0;
-}
-
-static int preflight(struct up *u)
-{
-	struct sp_state *st = u->st;
-	/* sd_mod too: without udev (the lab) nothing loads it on demand,
-	 * and the sessions' LUNs would never become disks */
-	const char *mods[8] = { "dm_multipath", "iscsi_tcp", "veth", "sd_mod" };
-	char out[16384], path[256];
-	size_t i, n = 4;
-	int ret, all_netem = 1;
-
-	mods[n++] = sp_selector_module(st->sel.kind);
-	if (wants_netem(st))
-		mods[n++] = "sch_netem";
-	for (i = 0; i < n; i++)
-		if (!have_module(u, mods[i]))
-			return failf(u, -ENOENT, "kernel piece missing: module "
-				     "%s is neither loaded nor loadable (in "
-				     "the lab: build/slowpath lab run -- "
-				     "slowpath up ...)", mods[i]);
-	for (i = 0; i < st->npaths; i++)
-		if (st->paths[i].mech != SP_MECH_NETEM)
-			all_netem = 0;
-	snprintf(path, sizeof(path), "%s/bs_delay.so", SP_TGT_BSDIR);
-	/* netem-only paths can do without our store, e.g. to tell its
-	 * problems from the kernel's */
-	if (all_netem && getenv("SLOWPATH_UP_RDWR")) {
-		snprintf(st->bstype, sizeof(st->bstype), "rdwr");
-	} else if (u->ops->exists(u->ops->ctx, path)) {
-		snprintf(st->bstype, sizeof(st->bstype), "delay");
-	} else if (all_netem) {
-		sp_warn("tgt's delay store is not installed (%s); netem-only "
-			"paths use rdwr and 'delay set' only changes netem",
-			path);
-		snprintf(st->bstype, sizeof(st->bstype), "rdwr");
-	} else {
-		return failf(u, -ENOENT, "tgt's delay backing store is not "
-			     "installed (%s missing): run 'make "
-			     "install-backend', or use --mechanism netem",
-			     path);
-	}
-	ret = sp_sys_runv(u->ops, out, sizeof(out), "ip", "-o", "-4", "addr",
-			  "show", NULL);
-	if (ret)
-		return failf(u, ret < 0 ? ret : -EIO, "ip -o -4 addr show "
-			     "failed: %s", tool_error(u));
-	ret = sp_bringup_addr_clash(st, out, u->err, u->errlen);
-	if (ret)
-		return ret;
-	for (i = 0; i < st->npaths; i++) {
-		struct sp_state_path *p = &st->paths[i];
-
-		snprintf(path, sizeof(path), "/run/netns/%s", p->netns);
-		if (u->ops->exists(u->ops->ctx, path))
-			return failf(u, -EEXIST, "namespace %s already exists "
-				     "(slowpath down removes it)", p->netns);
-		snprintf(path, sizeof(path), "%s/socket.%u", SP_TGT_SOCKDIR,
-			 p->ctl_port);
-		if (u->ops->exists(u->ops->ctx, path))
-			return failf(u, -EADDRINUSE, "tgtd control port %u of "
-				     "path %s is taken (%s exists)",
-				     p->ctl_port, p->label, path);
-	}
-	return backing_fits(u);
-}
 
 static int write_plan(struct up *u)
 {
@@ -242,7 +118,7 @@ static int write_plan(struct up *u)
 	if (ret == -EFBIG)
 		return failf(u, ret, "backing file %s is smaller than the "
 			     "topology's size (%.1f GiB)", path,
-			     gib(u->st->size_bytes));
+			     sp_gib(u->st->size_bytes));
 	return ret ? failf(u, ret, "cannot create backing file %s: %s", path,
 			   strerror(-ret)) : 0;
 }
@@ -602,7 +478,7 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 	if (ops->exists(ops->ctx, journal_file))
 		return failf(&u, -EEXIST, "a topology is already up (%s "
 			     "exists): 'slowpath down' first", journal_file);
-	ret = preflight(&u);
+	ret = sp_bringup_preflight(ops, u.st, u.err, u.errlen);
 	if (ret)
 		return ret;
 	ret = sp_state_create(state_dir, &u.fd);

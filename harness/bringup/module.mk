@@ -3,7 +3,7 @@ LIB_SRCS += harness/bringup/state.c harness/bringup/bringup_plan.c \
 	    harness/bringup/bringup_sys.c harness/bringup/bringup_up.c \
 	    harness/bringup/bringup_down.c harness/bringup/bringup_status.c \
 	    harness/bringup/bringup_live.c harness/bringup/bringup_dm.c \
-	    harness/bringup/bringup_chap.c
+	    harness/bringup/bringup_chap.c harness/bringup/bringup_preflight.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup.c \
 	      tests/unit/harness/bringup/test_bringup_live.c \

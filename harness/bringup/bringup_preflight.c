@@ -1,0 +1,122 @@
+/* The checks of `slowpath up` that can refuse before the system is
+ * touched: kernel pieces, the tgt store, address clashes, leftovers of
+ * an earlier topology, room for the backing file. Apart from the steps
+ * in bringup_up.c so each file reads as one thing. */
+#include "harness/bringup/bringup.h"
+
+#include "common/log.h"
+#include "common/strbuf.h"
+#include "common/units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int have_module(const struct sp_sys_ops *ops, const char *mod)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", mod);
+	if (ops->exists(ops->ctx, path))
+		return 1;
+	return sp_sys_runv(ops, NULL, 0, "modprobe", "-q", mod, NULL) == 0;
+}
+
+static int wants_netem(const struct sp_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->npaths; i++)
+		if (st->paths[i].netem_ns || st->paths[i].netem_jitter_ns ||
+		    st->paths[i].mech != SP_MECH_BACKEND)
+			return 1;
+	return 0;
+}
+
+/* A new backing file is sparse, but the runs fill it: it must fit where
+ * it goes before anything is set up. */
+static int backing_fits(const struct sp_sys_ops *ops,
+			const struct sp_state *st, char *err, size_t errlen)
+{
+	uint64_t avail;
+	int ret;
+
+	if (!ops->free_bytes || ops->exists(ops->ctx, st->backing))
+		return 0;
+	ret = ops->free_bytes(ops->ctx, st->backing, &avail);
+	if (ret)
+		return sp_errf(err, errlen, ret, "backing file %s: cannot tell the free "
+			     "space there: %s", st->backing, strerror(-ret));
+	if (avail < st->size_bytes)
+		return sp_errf(err, errlen, -ENOSPC, "backing file %s needs %.1f GiB but "
+			     "only %.1f GiB is free there: free some, or set "
+			     "backing_file or a smaller size in the topology",
+			     st->backing, sp_gib(st->size_bytes), sp_gib(avail));
+	return 0;
+}
+
+int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
+			 char *err, size_t errlen)
+{
+	/* sd_mod too: without udev (the lab) nothing loads it on demand,
+	 * and the sessions' LUNs would never become disks */
+	const char *mods[8] = { "dm_multipath", "iscsi_tcp", "veth", "sd_mod" };
+	char out[16384], path[256];
+	size_t i, n = 4;
+	int ret, all_netem = 1;
+
+	mods[n++] = sp_selector_module(st->sel.kind);
+	if (wants_netem(st))
+		mods[n++] = "sch_netem";
+	for (i = 0; i < n; i++)
+		if (!have_module(ops, mods[i]))
+			return sp_errf(err, errlen, -ENOENT, "kernel piece missing: module "
+				     "%s is neither loaded nor loadable (in "
+				     "the lab: build/slowpath lab run -- "
+				     "slowpath up ...)", mods[i]);
+	for (i = 0; i < st->npaths; i++)
+		if (st->paths[i].mech != SP_MECH_NETEM)
+			all_netem = 0;
+	snprintf(path, sizeof(path), "%s/bs_delay.so", SP_TGT_BSDIR);
+	/* netem-only paths can do without our store, e.g. to tell its
+	 * problems from the kernel's */
+	if (all_netem && getenv("SLOWPATH_UP_RDWR")) {
+		snprintf(st->bstype, sizeof(st->bstype), "rdwr");
+	} else if (ops->exists(ops->ctx, path)) {
+		snprintf(st->bstype, sizeof(st->bstype), "delay");
+	} else if (all_netem) {
+		sp_warn("tgt's delay store is not installed (%s); netem-only "
+			"paths use rdwr and 'delay set' only changes netem",
+			path);
+		snprintf(st->bstype, sizeof(st->bstype), "rdwr");
+	} else {
+		return sp_errf(err, errlen, -ENOENT, "tgt's delay backing store is not "
+			     "installed (%s missing): run 'make "
+			     "install-backend', or use --mechanism netem",
+			     path);
+	}
+	ret = sp_sys_runv(ops, out, sizeof(out), "ip", "-o", "-4", "addr",
+			  "show", NULL);
+	if (ret)
+		return sp_errf(err, errlen, ret < 0 ? ret : -EIO, "ip -o -4 addr show "
+			     "failed: %s", sp_sys_error(ops));
+	ret = sp_bringup_addr_clash(st, out, err, errlen);
+	if (ret)
+		return ret;
+	for (i = 0; i < st->npaths; i++) {
+		struct sp_state_path *p = &st->paths[i];
+
+		snprintf(path, sizeof(path), "/run/netns/%s", p->netns);
+		if (ops->exists(ops->ctx, path))
+			return sp_errf(err, errlen, -EEXIST, "namespace %s already exists "
+				     "(slowpath down removes it)", p->netns);
+		snprintf(path, sizeof(path), "%s/socket.%u", SP_TGT_SOCKDIR,
+			 p->ctl_port);
+		if (ops->exists(ops->ctx, path))
+			return sp_errf(err, errlen, -EADDRINUSE, "tgtd control port %u of "
+				     "path %s is taken (%s exists)",
+				     p->ctl_port, p->label, path);
+	}
+	return backing_fits(ops, st, err, errlen);
+}
