@@ -18,10 +18,10 @@ SRCDIR=$PWD
 BUILD=${BUILD:-$SRCDIR/build}
 SLOWPATH=${SLOWPATH:-$BUILD/slowpath}
 export SRCDIR BUILD SLOWPATH
-DELAYS=(${BENCH_DELAYS:-1 5 20})	# ms
-QDS=(${BENCH_QDS:-1 16})
+read -r -a DELAYS <<<"${BENCH_DELAYS:-1 5 20}"	# ms
+read -r -a QDS <<<"${BENCH_QDS:-1 16}"
 CELL=${BENCH_CELL:-3}		# seconds per cell
-PASSES=${BENCH_PASSES:-2}
+PASSES=${BENCH_PASSES:-3}
 CPUS=${BENCH_CPUS:-1}		# lab vCPUs; docs/lab.md: 1 is steadier on a busy host
 OUT=${BENCH_OUT:-docs/bench-injectors.md}
 
@@ -50,8 +50,8 @@ guest() {
 		order=("${INJ_INJECTORS[@]}")
 		local ms_order=(0 "${DELAYS[@]}")
 		if [ $((pass % 2)) -eq 0 ]; then
-			order=($(printf '%s\n' "${order[@]}" | tac))
-			ms_order=($(printf '%s\n' "${ms_order[@]}" | tac))
+			mapfile -t order < <(printf '%s\n' "${order[@]}" | tac)
+			mapfile -t ms_order < <(printf '%s\n' "${ms_order[@]}" | tac)
 		fi
 		for qd in "${QDS[@]}"; do
 			for ms in "${ms_order[@]}"; do
@@ -136,7 +136,7 @@ over_passes() {	# over_passes WHERE INJ MS QD AWK-EXPR-OF(iops,mean,p50,p99,b_p5
 		line=$(awk -v i="$2" -v m="$3" -v q="$4" -v p="$p" \
 			'$1 == "cell" && $2 == p && $3 == i && $4 == m && $5 == q { print $6, $7, $8, $9 }' "$WORK/$1")
 		base=$(field "$1" "$2" 0 "$4" "$p" 3)
-		[ -n "$line" ] && [ -n "$base" ] || continue
+		if [ -z "$line" ] || [ -z "$base" ]; then continue; fi
 		v+=("$(echo "$line $base" | awk "{ iops = \$1; mean = \$2; p50 = \$3; p99 = \$4; b_p50 = \$5; printf \"%.6f\", $5 }")")
 	done
 	median "${v[@]}"
@@ -152,7 +152,7 @@ name_of() {
 }
 
 render() {
-	local w inj ms qd base_ms p50 ex ratio jit iops ideal
+	local w inj ms qd base_ms ex ratio jit iops ideal
 	echo "# bench-injectors: store, netem and dm-delay on one path"
 	echo
 	echo "Measured $START by \`make bench-injectors\` (lab/bench-injectors.sh)"
