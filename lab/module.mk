@@ -9,6 +9,14 @@ lab:
 hst-module:
 	BUILD=$(BUILD) bash lab/hst-module.sh
 
+# install-backend: its capacity pass runs through our store
 .PHONY: bench-lab
-bench-lab: $(SLOWPATH) lab
+bench-lab: $(SLOWPATH) lab install-backend
 	BUILD=$(BUILD) bash lab/bench.sh
+
+# Our store, netem and dm-delay side by side in one lab boot
+# (docs/bench-injectors.md). tgtd loads stores from the host's /usr,
+# which the guest sees.
+.PHONY: bench-injectors
+bench-injectors: $(SLOWPATH) lab install-backend
+	BUILD=$(BUILD) bash lab/bench-injectors.sh
