@@ -25,7 +25,7 @@
 struct sp_pid_info {
 	char comm[32];
 	char state;			/* 'Z': a zombie, as good as gone */
-	pid_t pgid;
+	pid_t ppid, pgid;
 	unsigned long long start;	/* field 22 of stat: clock ticks */
 	unsigned long long netns;	/* inode of ns/net; 0 unknown */
 };

@@ -68,6 +68,20 @@ static void each_line(struct down *d, void (*fn)(struct down *, char *),
 	}
 }
 
+/* "OPEN MAJOR MINOR" of a map; 0, or -ENOENT when there is none. */
+static int map_numbers(struct down *d, const char *name, unsigned int *open,
+		       unsigned int *major, unsigned int *minor)
+{
+	char out[128];
+
+	if (sp_sys_runv(d->ops, out, sizeof(out), "dmsetup", "info", "-c",
+			"--noheadings", "--separator", " ", "-o",
+			"open,major,minor", name, NULL) ||
+	    sscanf(out, "%u %u %u", open, major, minor) != 3)
+		return -ENOENT;
+	return 0;
+}
+
 /* "pid 1234 dd, holder dm-4" from dev_users' lines */
 static void users_text(const char *lines, char *buf, size_t len)
 {
@@ -92,15 +106,12 @@ static void users_text(const char *lines, char *buf, size_t len)
  * run's fio is gone by now. A moment's grace for a closing user. */
 static int map_held(struct down *d, const char *name)
 {
-	char out[128], users[2048], who[1024];
+	char users[2048], who[1024];
 	unsigned int open_count = 0, major, minor;
 	int round;
 
 	for (round = 0; round < 10; round++) {
-		if (sp_sys_runv(d->ops, out, sizeof(out), "dmsetup", "info",
-				"-c", "--noheadings", "--separator", " ", "-o",
-				"open,major,minor", name, NULL) ||
-		    sscanf(out, "%u %u %u", &open_count, &major, &minor) != 3)
+		if (map_numbers(d, name, &open_count, &major, &minor))
 			return 0;	/* dmsetup remove will tell */
 		if (!open_count)
 			return 0;
@@ -131,36 +142,53 @@ static void remove_map(struct down *d, const char *name)
 		note_left(d, "map %s (in use?)", name);
 }
 
-/* The fio of a `run` that died (SIGKILL): fio leads its own process
- * group, and its job processes may outlive it. The leader counts only
- * with the journaled start time; with the leader gone, its PID cannot
- * be handed out again while the group has members, so members named
- * fio that started no earlier are the run's. */
+/* The fio of a `run` that died (SIGKILL). fio leads its own process
+ * group, but each job process calls setsid(), and once the leader is
+ * gone (PDEATHSIG) a job is a child of init: what ties it to the run
+ * is being a fio started no earlier than the journaled leader and
+ * either in the leader's group, a child of it, or holding our map open
+ * (users: dev_users' lines for the map). The leader counts only with
+ * its journaled start time; a leader PID now someone else's vouches
+ * for no group or child. */
 #define MAX_PIDS 8192
+static int holds_map(const char *users, pid_t pid)
+{
+	char key[24];
+	size_t n = (size_t)snprintf(key, sizeof(key), "%d ", (int)pid);
+	const char *l;
+
+	for (l = users; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1
+						       : NULL)
+		if (!strncmp(l, key, n))
+			return 1;
+	return 0;
+}
+
 static size_t fio_members(struct down *d, const struct sp_state *st,
-			  pid_t *out, size_t max)
+			  const char *users, pid_t *out, size_t max)
 {
 	static pid_t pids[MAX_PIDS];
 	struct sp_pid_info pi;
 	int i, n = d->ops->list_pids(d->ops->ctx, pids, MAX_PIDS);
 	int leader_ours = sp_bringup_pid_ours(d->ops, st->fio_pid,
 					      st->fio_start, "fio", NULL);
-	int leader_there = 0;
+	int trust = 1;
 	size_t k = 0;
 
 	memset(&pi, 0, sizeof(pi));
 	if (!d->ops->pid_info(d->ops->ctx, st->fio_pid, &pi) &&
-	    pi.state != 'Z')
-		leader_there = 1;
-	if (leader_there && !leader_ours)
-		return 0;	/* the PID is someone else's now */
+	    pi.state != 'Z' && !leader_ours)
+		trust = 0;	/* the PID is someone else's now */
 	for (i = 0; i < n && k < max; i++) {
 		memset(&pi, 0, sizeof(pi));
 		if (d->ops->pid_info(d->ops->ctx, pids[i], &pi) ||
-		    pi.state == 'Z' || pi.pgid != st->fio_pid)
+		    pi.state == 'Z' || strcmp(pi.comm, "fio") ||
+		    pi.start < st->fio_start)
 			continue;
-		if (pids[i] == st->fio_pid ||
-		    (!strcmp(pi.comm, "fio") && pi.start >= st->fio_start))
+		if (pids[i] == st->fio_pid ? leader_ours :
+		    (trust && (pi.pgid == st->fio_pid ||
+			       pi.ppid == st->fio_pid)) ||
+		    holds_map(users, pids[i]))
 			out[k++] = pids[i];
 	}
 	return k;
@@ -168,7 +196,9 @@ static size_t fio_members(struct down *d, const struct sp_state *st,
 
 static void stop_run(struct down *d, const struct sp_state *st)
 {
+	static char users[4096];
 	pid_t members[256];
+	unsigned int open_count, major, minor;
 	size_t i, n;
 	int round;
 	char what[64];
@@ -177,7 +207,13 @@ static void stop_run(struct down *d, const struct sp_state *st)
 		return;
 	/* results of a dead run are lost anyway: no grace */
 	for (round = 0; round < 100; round++) {
-		n = fio_members(d, st, members, 256);
+		users[0] = '\0';
+		if (st->map_name[0] && d->ops->dev_users &&
+		    !map_numbers(d, st->map_name, &open_count, &major,
+				 &minor) && open_count)
+			d->ops->dev_users(d->ops->ctx, major, minor, users,
+					  sizeof(users));
+		n = fio_members(d, st, users, members, 256);
 		if (!n)
 			return;
 		if (round == 0)
@@ -293,10 +329,11 @@ static void stop_tgtds(struct down *d, const struct sp_state *st)
 		if (sp_bringup_pid_ours(d->ops, v[n].pid, v[n].start,
 					v[n].comm, v[n].netns)) {
 			snprintf(port, sizeof(port), "%u", p->ctl_port);
-			sp_sys_runv(d->ops, NULL, 0, "tgtadm", "-C", port,
-				    "--lld", "iscsi", "--op", "delete",
-				    "--mode", "target", "--tid", "1",
-				    "--force", NULL);
+			if (p->steps & (1u << SP_STEP_TARGET))
+				sp_sys_runv(d->ops, NULL, 0, "tgtadm", "-C",
+					    port, "--lld", "iscsi", "--op",
+					    "delete", "--mode", "target",
+					    "--tid", "1", "--force", NULL);
 			sp_sys_runv(d->ops, NULL, 0, "tgtadm", "-C", port,
 				    "--lld", "iscsi", "--op", "delete",
 				    "--mode", "system", NULL);

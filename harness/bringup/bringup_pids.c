@@ -28,7 +28,7 @@ int sp_pid_stat_parse(const char *text, struct sp_pid_info *pi)
 	pi->comm[n] = '\0';
 	p = close_ + 2;
 	pi->state = *p;
-	pi->pgid = 0;
+	pi->ppid = pi->pgid = 0;
 	pi->start = 0;
 	/* field 3 is the state; count on from there */
 	for (field = 3; *p && field < 22; field++) {
@@ -36,6 +36,8 @@ int sp_pid_stat_parse(const char *text, struct sp_pid_info *pi)
 		if (!p)
 			return -EINVAL;
 		p++;
+		if (field + 1 == 4)
+			pi->ppid = (pid_t)strtol(p, NULL, 10);
 		if (field + 1 == 5)
 			pi->pgid = (pid_t)strtol(p, NULL, 10);
 	}

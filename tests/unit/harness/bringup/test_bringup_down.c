@@ -47,24 +47,30 @@ static int alive(int pid)
 	return M.pid_alive[pid - 1000];
 }
 
-/* The lab's case: run SIGKILLed, fio's leader gone (PDEATHSIG), one
- * job process still writing to the map. */
+/* The lab's case: run SIGKILLed, fio's leader gone (PDEATHSIG), a
+ * job process (its own session: fio's jobs call setsid) still writing
+ * to the map, another still in the leader's group. */
 static void down_stops_a_dead_runs_fio_before_the_map(void **state)
 {
 	static struct sp_state st;
+	static char users[64];
 	char err[SP_BRINGUP_ERRLEN] = "";
-	int leader, job;
+	int leader, job, grouped;
 
 	(void)state;
 	up_equal3(&st);
 	leader = add_proc("fio", 0);
-	job = add_proc("fio", leader);
+	job = add_proc("fio", 0);
+	grouped = add_proc("fio", leader);
 	st.fio_pid = leader;
 	st.fio_start = M.pid_start[leader - 1000];
 	M.pid_alive[leader - 1000] = 0;
+	snprintf(users, sizeof(users), "%d fio\n", job);
+	M.dev_users_out = users;
 	assert_int_equal(sp_bringup_down(&mock_ops, &st, dir, err,
 					 sizeof(err)), 0);
 	assert_false(alive(job));
+	assert_false(alive(grouped));
 	assert_true(first("kill 9 ") < first("dmsetup remove"));
 	assert_int_equal(M.map_exists, 0);
 	assert_false(journal_exists());
@@ -272,6 +278,7 @@ static void pid_stat_parse_takes_start_and_group(void **state)
 		"-1 4194560 10 0 0 0 1 2 0 0 20 0 1 0 98765 1000 50\n", &pi), 0);
 	assert_string_equal(pi.comm, "fio (job) 1");
 	assert_int_equal(pi.state, 'S');
+	assert_int_equal(pi.ppid, 1);
 	assert_int_equal(pi.pgid, 4700);
 	assert_int_equal(pi.start, 98765);
 	assert_int_equal(sp_pid_stat_parse("4711 (fio) S 1 4700", &pi),
