@@ -23,6 +23,20 @@
  * the RAM-backed /run, so a large write run cannot fill memory. */
 #define SP_BACKING_DIR "/var/lib/slowpath"
 
+/* The parts of /proc/PID that tell one process from a later one under
+ * the same PID. */
+struct sp_pid_info {
+	char comm[32];
+	char state;			/* 'Z': a zombie, as good as gone */
+	pid_t ppid, pgid;
+	unsigned long long start;	/* field 22 of stat: clock ticks */
+	unsigned long long netns;	/* inode of ns/net; 0 unknown */
+};
+
+/* "PID (comm) S ..." of /proc/PID/stat into pi (netns untouched).
+ * 0 or -EINVAL. */
+int sp_pid_stat_parse(const char *text, struct sp_pid_info *pi);
+
 struct sp_sys_ops {
 	/* Runs argv (argv[0] looked up in PATH) to completion. Returns its
 	 * exit status (>= 0), or -errno when it could not run. out, when
@@ -67,6 +81,21 @@ struct sp_sys_ops {
 	int (*dm_reload)(void *ctx, const char *name, const char *table);
 	/* netem on the paths' target interfaces, inside their netns. */
 	const struct sp_netem_ops *netem;
+	/* What /proc says of pid (a zombie of ours is reaped): 0, or
+	 * -ENOENT when there is no such process. */
+	int (*pid_info)(void *ctx, pid_t pid, struct sp_pid_info *pi);
+	/* The inode of path (a /run/netns/NAME mount): 0 or -errno. */
+	int (*file_ino)(void *ctx, const char *path, unsigned long long *ino);
+	/* Every PID in /proc, up to max: the count, or -errno. */
+	int (*list_pids)(void *ctx, pid_t *pids, size_t max);
+	/* The regular files in dir, one name a line; a symlink, in dir or
+	 * as dir itself, is never followed nor listed. 0 or -errno. */
+	int (*list_files)(void *ctx, const char *dir, char *buf, size_t len);
+	/* Who has block device MAJ:MIN open: "PID COMM" lines for every
+	 * process with an fd on it, "holder NAME" lines for the devices
+	 * stacked on it. 0 or -errno. */
+	int (*dev_users)(void *ctx, unsigned int major, unsigned int minor,
+			 char *buf, size_t len);
 	void *ctx;
 };
 
@@ -138,8 +167,10 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 		  size_t errlen);
 
 /* Undoes a journal (st may be NULL when there is none) and then sweeps
- * for anything still carrying our name prefixes. 0 when everything
- * went; -EBUSY with err listing what stayed. */
+ * for anything still carrying our name prefixes. A dead `run`'s fio
+ * goes first; a map someone else holds open stops it before any path
+ * is logged out. 0 when everything went; -EBUSY with err listing what
+ * stayed (and who holds the map), the journal kept. */
 int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 		    const char *state_dir, char *err, size_t errlen);
 
@@ -160,6 +191,16 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 			 int64_t write_ns, const char *state_dir, char *err,
 			 size_t errlen);
 
+/* 1 when pid is still the process journaled with start (field 22;
+ * 0 for an old journal: then its comm must be comm) and, with netns,
+ * runs in /run/netns/NETNS; else 0. Nothing is signalled otherwise. */
+int sp_bringup_pid_ours(const struct sp_sys_ops *ops, pid_t pid,
+			unsigned long long start, const char *comm,
+			const char *netns);
+/* The start time of a process just spawned, 0 when unknown. */
+unsigned long long sp_bringup_pid_start(const struct sp_sys_ops *ops,
+					pid_t pid);
+
 /* Shared helpers of the bring-up files. */
 int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,
 		const char *arg0, ...) __attribute__((sentinel));
@@ -179,5 +220,13 @@ void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
 /* The real dm ops of sp_sys_real (bringup_dm.c, libdevmapper). */
 int sp_sys_dm_table_get(void *ctx, const char *name, char *buf, size_t len);
 int sp_sys_dm_reload(void *ctx, const char *name, const char *table);
+
+/* The real /proc and /sys ops of sp_sys_real (bringup_sys_proc.c). */
+int sp_sys_pid_info(void *ctx, pid_t pid, struct sp_pid_info *pi);
+int sp_sys_file_ino(void *ctx, const char *path, unsigned long long *ino);
+int sp_sys_list_pids(void *ctx, pid_t *pids, size_t max);
+int sp_sys_list_files(void *ctx, const char *dir, char *buf, size_t len);
+int sp_sys_dev_users(void *ctx, unsigned int major, unsigned int minor,
+		     char *buf, size_t len);
 
 #endif

@@ -27,8 +27,15 @@ static int record(const char *dir, const char *line, char *err,
 			     "%s", dir, strerror(-ret));
 	ret = sp_state_append(fd, line);
 	close(fd);
-	return ret ? sp_errf(err, errlen, ret, "cannot record the change: %s",
-			   strerror(-ret)) : 0;
+	if (ret)
+		return sp_errf(err, errlen, ret, "cannot record the change: %s",
+			       strerror(-ret));
+	/* `run` records a selector per case: keep the journal small */
+	ret = sp_state_compact(dir, SP_STATE_COMPACT_AT, NULL, 0);
+	if (ret)
+		sp_warn("cannot compact the state in %s: %s", dir,
+			strerror(-ret));
+	return 0;
 }
 
 void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,

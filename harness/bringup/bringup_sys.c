@@ -331,4 +331,9 @@ const struct sp_sys_ops sp_sys_real = {
 	.dm_table_get = sp_sys_dm_table_get,
 	.dm_reload = sp_sys_dm_reload,
 	.netem = &sp_netem_nl_ops,
+	.pid_info = sp_sys_pid_info,
+	.file_ino = sp_sys_file_ino,
+	.list_pids = sp_sys_list_pids,
+	.list_files = sp_sys_list_files,
+	.dev_users = sp_sys_dev_users,
 };

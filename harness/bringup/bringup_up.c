@@ -152,8 +152,11 @@ static int ensure_iscsid(struct up *u)
 	if (ret)
 		return failf(u, ret, "cannot start iscsid: %s", strerror(-ret));
 	u->st->iscsid_pid = pid;
-	snprintf(line, sizeof(line), "pid iscsid 0 %d\n", (int)pid);
-	ret = journal(u, line);
+	u->st->iscsid_start = sp_bringup_pid_start(u->ops, pid);
+	ret = sp_state_fmt_pid("iscsid", 0, pid, u->st->iscsid_start, line,
+			       sizeof(line));
+	if (!ret)
+		ret = journal(u, line);
 	for (i = 0; !ret && i < 100; i++) {
 		if (iscsid_answers(u))
 			return 0;
@@ -215,8 +218,12 @@ static int path_tgtd(struct up *u, struct sp_state_path *p)
 		return failf(u, ret, "path %s: cannot start tgtd: %s",
 			     p->label, strerror(-ret));
 	p->tgtd_pid = pid;
-	snprintf(line, sizeof(line), "pid tgtd %u %d\n", p->index, (int)pid);
-	return journal(u, line);
+	/* so down never signals a later process under the same PID */
+	p->tgtd_start = sp_bringup_pid_start(u->ops, pid);
+	ret = sp_state_fmt_pid("tgtd", p->index, pid, p->tgtd_start, line,
+			       sizeof(line));
+	return ret ? failf(u, ret, "path %s: pid line", p->label)
+		   : journal(u, line);
 }
 
 static int tgtd_wait(struct up *u, struct sp_state_path *p, unsigned int s)

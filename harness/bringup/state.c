@@ -256,17 +256,37 @@ static int parse_line(struct sp_state *st, char **t, int n, int line,
 			return bad(err, errlen, line, "no path '%s'", t[2]);
 		p->steps |= 1u << s;
 	} else if (!strcmp(t[0], "pid")) {
+		unsigned long long start = 0;
+
 		NEED(4);
-		if (to_uint(t[3], 1u << 30, &u) || !u)
+		if (to_uint(t[3], 1u << 30, &u) || !u ||
+		    (n > 4 && to_uint(t[4], UINT64_MAX, &start)))
 			return bad(err, errlen, line, "bad pid '%s'", t[3]);
 		if (!strcmp(t[1], "iscsid")) {
 			st->iscsid_pid = (pid_t)u;
+			st->iscsid_start = start;
 			return 0;
 		}
 		p = path_by_index(st, t[2]);
 		if (!p || strcmp(t[1], "tgtd"))
 			return bad(err, errlen, line, "bad pid line");
 		p->tgtd_pid = (pid_t)u;
+		p->tgtd_start = start;
+	} else if (!strcmp(t[0], "run")) {
+		unsigned long long start;
+
+		NEED(2);
+		if (!strcmp(t[1], "idle")) {
+			st->fio_pid = 0;
+			st->fio_start = 0;
+			return 0;
+		}
+		NEED(4);
+		if (strcmp(t[1], "fio") || to_uint(t[2], 1u << 30, &u) || !u ||
+		    to_uint(t[3], UINT64_MAX, &start))
+			return bad(err, errlen, line, "bad run line");
+		st->fio_pid = (pid_t)u;
+		st->fio_start = start;
 	} else if (!strcmp(t[0], "disk")) {
 		NEED(4);
 		p = path_by_index(st, t[1]);
@@ -406,6 +426,24 @@ int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len)
 		   "delay %u %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64
 		   " %" PRId64 "\n", p->index, p->read_ns, p->write_ns,
 		   p->jitter_ns, p->netem_ns, p->netem_jitter_ns);
+}
+
+int sp_state_fmt_pid(const char *what, unsigned int index, pid_t pid,
+		     unsigned long long start, char *buf, size_t len)
+{
+	if (!start)
+		return sp_snprintf(buf, len, "pid %s %u %d\n", what, index,
+				   (int)pid);
+	return sp_snprintf(buf, len, "pid %s %u %d %llu\n", what, index,
+			   (int)pid, start);
+}
+
+int sp_state_fmt_run(pid_t pid, unsigned long long start, char *buf,
+		     size_t len)
+{
+	if (pid <= 0)
+		return sp_snprintf(buf, len, "run idle\n");
+	return sp_snprintf(buf, len, "run fio %d %llu\n", (int)pid, start);
 }
 
 struct sp_state_path *sp_state_find_path(struct sp_state *st,

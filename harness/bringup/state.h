@@ -13,7 +13,12 @@
  *   selector st|hst|ql|rr BASE_WEIGHT THRESHOLD_MULTIPLIER
  *   path N k=v ...          (the plan for path N, see sp_state_path)
  *   begin STEP [N]          (STEP is about to be done, for path N)
- *   pid tgtd N PID | pid iscsid 0 PID
+ *   pid tgtd N PID [START] | pid iscsid 0 PID [START]
+ *                           (START: field 22 of /proc/PID/stat, so a
+ *                           reused PID is never taken for ours; older
+ *                           journals have none)
+ *   run fio PID START       (`run` started fio, leading its own process
+ *   run idle                 group; idle: that fio is over)
  *   disk N sdX MAJ:MIN
  *   delay N READ_NS WRITE_NS JITTER_NS NETEM_NS NETEM_JITTER_NS
  *   store delay|rdwr        (the tgt backing store type)
@@ -74,6 +79,7 @@ struct sp_state_path {
 	unsigned int relative_throughput;
 	unsigned int steps;		/* 1 << enum sp_step, begun */
 	pid_t tgtd_pid;
+	unsigned long long tgtd_start;	/* 0: not journaled (old) */
 	char disk[32];
 	unsigned int major, minor;
 	int has_disk;
@@ -90,6 +96,9 @@ struct sp_state {
 	struct sp_dm_selector sel;
 	unsigned int steps;		/* global steps begun */
 	pid_t iscsid_pid;
+	unsigned long long iscsid_start;
+	pid_t fio_pid;			/* a `run`'s fio, 0 when none */
+	unsigned long long fio_start;
 	int complete;
 	char chap_user[64];		/* "" in journals from before CHAP */
 	size_t npaths;
@@ -110,6 +119,23 @@ int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len);
 int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len);
 int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
 			  size_t len);
+
+/* "pid tgtd N PID START\n" (what "tgtd" or "iscsid"; start 0: none);
+ * "run fio PID START\n", or "run idle\n" when pid is 0. */
+int sp_state_fmt_pid(const char *what, unsigned int index, pid_t pid,
+		     unsigned long long start, char *buf, size_t len);
+int sp_state_fmt_run(pid_t pid, unsigned long long start, char *buf,
+		     size_t len);
+
+/* The whole picture as a journal that replays to the same struct
+ * (state_compact.c). -ENOSPC when it does not fit. */
+int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len);
+/* Rewrites the journal in dir as sp_state_fmt_all of its replay,
+ * atomically, when it is over limit bytes: `run` appends a line per
+ * case. 0 (also when nothing was to do) or -errno; err on -EINVAL. */
+#define SP_STATE_COMPACT_AT (64u << 10)
+int sp_state_compact(const char *dir, size_t limit, char *err,
+		     size_t errlen);
 
 struct sp_state_path *sp_state_find_path(struct sp_state *st,
 					 const char *index_or_label);

@@ -6,6 +6,7 @@
 #include "common/units.h"
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_status.h"
+#include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
 
 #include <errno.h>
@@ -108,6 +109,18 @@ static void up_usage(FILE *out)
 		sp_state_dir(), help);
 }
 
+/* The topology lock for command what; SP_EXIT_RUNTIME (said why) when
+ * another slowpath holds it past the wait. */
+static int take_lock(const char *what, int *fd)
+{
+	char err[SP_BRINGUP_ERRLEN];
+
+	if (!sp_lock_take(NULL, what, SP_LOCK_WAIT_MS, fd, err, sizeof(err)))
+		return 0;
+	sp_err("%s: %s", what, err);
+	return SP_EXIT_RUNTIME;
+}
+
 /* Loads the journal; 1 when there is none. */
 static int load_state(struct sp_state *st)
 {
@@ -143,7 +156,7 @@ int cmd_up(int argc, char **argv)
 	struct sp_up_opts o;
 	enum sp_selector kind;
 	char err[SP_BRINGUP_ERRLEN];
-	int next, ret;
+	int next, ret, lock;
 	int64_t t0;
 
 	fill_sel_choices();
@@ -175,13 +188,15 @@ int cmd_up(int argc, char **argv)
 		sp_err("up: needs root (namespaces, tgtd, iSCSI, device-mapper)");
 		return SP_EXIT_ENV;
 	}
-	ret = load_state(&existing);
-	if (ret < 0)
+	if (take_lock("up", &lock))
 		return SP_EXIT_RUNTIME;
-	if (ret == 0) {
-		sp_err("topology %s is already up (tag %s): 'slowpath down' "
-		       "first", existing.topology, existing.tag);
-		return SP_EXIT_USAGE;
+	ret = load_state(&existing);
+	if (ret <= 0) {
+		if (!ret)
+			sp_err("topology %s is already up (tag %s): 'slowpath "
+			       "down' first", existing.topology, existing.tag);
+		sp_lock_release(NULL, lock);
+		return ret < 0 ? SP_EXIT_RUNTIME : SP_EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
 	if (cli.selector > 0 &&
@@ -205,6 +220,7 @@ int cmd_up(int argc, char **argv)
 	t0 = sp_now_ns();
 	ret = sp_bringup_up(&sp_sys_real, &topo, &o, sp_state_dir(), err,
 			    sizeof(err));
+	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("up %s: %s", topo.name, err);
 		return exit_code(ret);
@@ -219,7 +235,7 @@ int cmd_down(int argc, char **argv)
 {
 	static struct sp_state st;
 	char err[SP_BRINGUP_ERRLEN];
-	int ret, none;
+	int ret, none, lock;
 	int64_t t0 = sp_now_ns();
 
 	if (argc > 1) {
@@ -235,12 +251,16 @@ int cmd_down(int argc, char **argv)
 		sp_err("slowpath down needs root");
 		return SP_EXIT_ENV;
 	}
+	/* a holder that died let go of it; a live one is named */
+	if (take_lock("down", &lock))
+		return SP_EXIT_RUNTIME;
 	none = load_state(&st);
 	if (none < 0)
 		sp_warn("the state is unreadable; sweeping by name only");
 	signal(SIGINT, SIG_IGN);	/* half a teardown helps nobody */
 	ret = sp_bringup_down(&sp_sys_real, none ? NULL : &st, sp_state_dir(),
 			      err, sizeof(err));
+	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("down: %s", err);
 		return exit_code(ret);
@@ -300,7 +320,7 @@ int cmd_selector(int argc, char **argv)
 	enum sp_selector kind;
 	struct sel_cli cli;
 	char err[SP_BRINGUP_ERRLEN], help[512];
-	int i, ret;
+	int i, ret, lock;
 
 	if (argc < 3 || strcmp(argv[1], "set")) {
 		sp_opt_help_argv(sel_table, help, sizeof(help));
@@ -338,14 +358,18 @@ int cmd_selector(int argc, char **argv)
 	sp_dm_selector_init(&sel, kind);
 	sel.base_weight = cli.base_weight;
 	sel.threshold_multiplier = cli.threshold_multiplier;
+	if (take_lock("selector", &lock))
+		return SP_EXIT_RUNTIME;
 	ret = load_state(&st);
 	if (ret) {
+		sp_lock_release(NULL, lock);
 		if (ret > 0)
 			sp_err("selector: no topology is up");
 		return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
 	}
 	ret = sp_bringup_selector_set(&sp_sys_real, &st, &sel, sp_state_dir(),
 				      err, sizeof(err));
+	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("selector: %s", err);
 		return exit_code(ret);
@@ -359,7 +383,7 @@ int cmd_delay(int argc, char **argv)
 	struct sp_state_path *p;
 	char err[SP_BRINGUP_ERRLEN];
 	int64_t rd, wr = -1;
-	int ret;
+	int ret, lock;
 
 	if (argc < 4 || argc > 5 || strcmp(argv[1], "set")) {
 		int help = argc >= 2 && !strcmp(argv[1], "--help");
@@ -383,20 +407,25 @@ int cmd_delay(int argc, char **argv)
 		       "may be held", rd > SP_DELAY_MAX_NS ? argv[3] : argv[4]);
 		return SP_EXIT_USAGE;
 	}
+	if (take_lock("delay", &lock))
+		return SP_EXIT_RUNTIME;
 	ret = load_state(&st);
 	if (ret) {
+		sp_lock_release(NULL, lock);
 		if (ret > 0)
 			sp_err("delay: no topology is up");
 		return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
 	}
 	p = sp_state_find_path(&st, argv[2]);
 	if (!p) {
+		sp_lock_release(NULL, lock);
 		sp_err("delay: topology %s has no path '%s'", st.topology,
 		       argv[2]);
 		return SP_EXIT_USAGE;
 	}
 	ret = sp_bringup_delay_set(&sp_sys_real, &st, p, rd, wr,
 				   sp_state_dir(), err, sizeof(err));
+	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("delay: %s", err);
 		return exit_code(ret);

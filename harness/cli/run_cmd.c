@@ -8,6 +8,7 @@
 #include "common/opttab.h"
 #include "common/units.h"
 #include "dm/selector.h"
+#include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
@@ -209,7 +210,7 @@ int cmd_run(int argc, char **argv)
 	struct sp_run_hooks hooks = { on_progress, on_case_done, &u, 250 };
 	char err[SP_RUN_ERRLEN], out_dir[4096];
 	char *job_text = NULL;
-	int next, ret, code;
+	int next, ret, code, lock;
 
 	memset(&cli, 0, sizeof(cli));
 	sp_opt_set_defaults(sp_run_cli_table, &cli);
@@ -244,6 +245,13 @@ int cmd_run(int argc, char **argv)
 		free(job_text);
 		return SP_EXIT_ENV;
 	}
+	/* held for the whole run: no down or selector set under our fio */
+	if (sp_lock_take(NULL, "run", SP_LOCK_WAIT_MS, &lock, err,
+			 sizeof(err))) {
+		sp_err("run: %s", err);
+		free(job_text);
+		return SP_EXIT_RUNTIME;
+	}
 	code = find_target(&st, &t);
 	if (!code && job_text &&
 	    sp_run_job_check(job_text, plan.job_file, t.device, err,
@@ -252,6 +260,7 @@ int cmd_run(int argc, char **argv)
 		code = SP_EXIT_USAGE;
 	}
 	if (code) {
+		sp_lock_release(NULL, lock);
 		free(job_text);
 		return code;
 	}
@@ -260,6 +269,7 @@ int cmd_run(int argc, char **argv)
 	else
 		default_out(&t, out_dir, sizeof(out_dir));
 	if (prepare_out(out_dir)) {
+		sp_lock_release(NULL, lock);
 		free(job_text);
 		return SP_EXIT_USAGE;
 	}
@@ -272,6 +282,7 @@ int cmd_run(int argc, char **argv)
 	sp_run_exec_init(&x, &st, sp_state_dir(), &ops);
 	ret = sp_run_matrix(&plan, &t, job_text, out_dir, &ops, &hooks, &sum);
 	sp_run_exec_fini(&x);
+	sp_lock_release(NULL, lock);
 	clear_line(&u);
 	free(job_text);
 	if (sum.cases) {

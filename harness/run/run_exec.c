@@ -51,6 +51,28 @@ static int exec_diskstats(void *ctx, char **text)
 	return ret;
 }
 
+/* fio's PID and start time in the journal while it runs, "run idle"
+ * after: PDEATHSIG reaches only fio's first process, so a `down` after
+ * a SIGKILLed run must find the rest of its group by this. */
+static void journal_fio(struct sp_run_exec *x, pid_t pid)
+{
+	char line[96];
+	int fd, ret;
+
+	ret = sp_state_fmt_run(pid, pid > 0 ? sp_bringup_pid_start(
+				       &sp_sys_real, pid) : 0,
+			       line, sizeof(line));
+	if (!ret)
+		ret = sp_state_open_append(x->state_dir, &fd);
+	if (!ret) {
+		ret = sp_state_append(fd, line);
+		close(fd);
+	}
+	if (ret)
+		sp_warn("cannot record fio in the state: %s", strerror(-ret));
+	x->fio_journaled = pid > 0 && !ret;
+}
+
 /* Ctrl-C reaches only us (its own group); it does not outlive a
  * SIGKILLed run (PDEATHSIG); and it takes the signals we may be
  * blocking or ignoring back to their defaults. */
@@ -65,9 +87,14 @@ static int exec_fio_start(void *ctx, const char *const *argv)
 		.out_max = 256u << 20,
 	};
 
+	int ret;
+
 	if (x->fio.pid > 0)
 		return -EBUSY;
-	return sp_proc_spawn(&x->fio, argv, &o);
+	ret = sp_proc_spawn(&x->fio, argv, &o);
+	if (!ret)
+		journal_fio(x, x->fio.pid);
+	return ret;
 }
 
 static int exec_fio_wait(void *ctx, unsigned int ms, int *status, char **out,
@@ -86,6 +113,8 @@ static int exec_fio_wait(void *ctx, unsigned int ms, int *status, char **out,
 	ret = sp_proc_wait(&x->fio, status);
 	if (ret)
 		return ret;
+	if (x->fio_journaled)
+		journal_fio(x, 0);
 	*out = sp_proc_take(&x->fio.out);
 	*errout = sp_proc_take(&x->fio.err);
 	return 1;
@@ -99,6 +128,8 @@ static void exec_fio_stop(void *ctx)
 	if (x->fio.pid > 0 && sp_proc_kill_group(&x->fio, 5000) == 1)
 		sp_warn("fio did not stop in 5 s; killing it");
 	sp_proc_release(&x->fio);
+	if (x->fio_journaled)
+		journal_fio(x, 0);
 }
 
 static int64_t exec_now(void *ctx)

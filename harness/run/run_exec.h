@@ -14,6 +14,7 @@ struct sp_run_exec {
 	struct sp_state *st;		/* the journal; reloads record in it */
 	const char *state_dir;
 	struct sp_proc fio;		/* its stdout, stderr so far */
+	int fio_journaled;		/* "run fio" is the journal's last word */
 };
 
 void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,

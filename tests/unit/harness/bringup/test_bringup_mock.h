@@ -5,6 +5,9 @@
 #ifndef SP_TEST_BRINGUP_MOCK_H
 #define SP_TEST_BRINGUP_MOCK_H
 
+#include "harness/bringup/bringup.h"
+#include "harness/bringup/bringup_chap.h"
+
 #define MAXC 512
 #define MAXE 64
 #define MAXN 16
@@ -26,6 +29,18 @@ struct mock {
 	int nexists;
 	int pid_alive[64], pid_is_iscsid[64];
 	int npids;
+	/* what /proc says of each: tgtds ignore SIGTERM (they go on
+	 * SIGKILL or `tgtadm --op delete --mode system` on their port) */
+	char pid_comm[64][16];
+	int pid_ignore_term[64];
+	unsigned int pid_port[64];
+	unsigned long long pid_netns[64], pid_start[64];
+	int pid_pgid[64];
+	/* someone outside holds the map open (dev_users names them) */
+	int other_holders;
+	const char *dev_users_out;
+	jmp_buf *die;			/* longjmp here at die_match: SIGKILL */
+	const char *die_match;
 	int map_exists, iscsid_up, have_delay_store;
 	const char *addr_out, *netns_out, *links_out, *dm_info_out;
 	const char *dm_table_out, *dm_status_out, *session_out;
@@ -111,6 +126,49 @@ static void make_sessions(void)
 			4 * i + 2, 4 * i + 2, 'a' + i);
 }
 
+static unsigned long long ns_ino(const char *name)
+{
+	unsigned long long h = 5381;
+
+	while (*name)
+		h = h * 33 + (unsigned char)*name++;
+	return h;
+}
+
+/* A process of the mock's; pgid 0: its own group. */
+static int add_proc(const char *comm, int pgid)
+{
+	int i = M.npids++;
+
+	M.pid_alive[i] = 1;
+	M.pid_is_iscsid[i] = !strcmp(comm, "iscsid");
+	snprintf(M.pid_comm[i], sizeof(M.pid_comm[i]), "%s", comm);
+	M.pid_ignore_term[i] = !strcmp(comm, "tgtd");
+	M.pid_start[i] = 7000 + (unsigned long long)i;
+	M.pid_pgid[i] = pgid ? pgid : 1000 + i;
+	return 1000 + i;
+}
+
+static void record_cmd(const char *line)
+{
+	if (M.ncmds < MAXC)
+		snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "%.500s", line);
+}
+
+/* The map's openers: our fios (a dead run's) and anyone else. */
+static int map_open_count(void)
+{
+	int i, n = M.other_holders;
+
+	for (i = 0; i < M.npids; i++)
+		if (M.pid_alive[i] && !strcmp(M.pid_comm[i], "fio"))
+			n++;
+	return n;
+}
+
+#define OPEN_QUERY "dmsetup info -c --noheadings --separator   -o " \
+		   "open,major,minor"
+
 static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 {
 	char line[512] = "";
@@ -130,6 +188,25 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 		M.failed = 1;
 		return 1;
 	}
+	if (M.die && M.die_match && strstr(line, M.die_match))
+		longjmp(*M.die, 1);
+	if (!strncmp(line, "tgtadm -C ", 10) &&
+	    strstr(line, "--op delete --mode system"))
+		for (i = 0; i < M.npids; i++)
+			if (M.pid_port[i] == (unsigned int)atoi(argv[2]) &&
+			    !strcmp(M.pid_comm[i], "tgtd"))
+				M.pid_alive[i] = 0;
+	if (!strncmp(line, "rmdir ", 6) && !strncmp(argv[1], dir, strlen(dir)))
+		return rmdir(argv[1]) ? 1 : 0;
+	if (!strncmp(line, OPEN_QUERY, strlen(OPEN_QUERY))) {
+		char txt[32];
+
+		snprintf(txt, sizeof(txt), "%d 253 3\n", map_open_count());
+		out(o, olen, txt);
+		return M.map_exists ? 0 : 1;
+	}
+	if (!strncmp(line, "dmsetup remove", 14) && map_open_count())
+		return 1;	/* "Device or resource busy" */
 	if (!strcmp(line, "iscsiadm -m session"))
 		return M.iscsid_up ? (M.logged_in ? 0 : 21) : 20;
 	if (!strcmp(line, "iscsiadm -m session -P3")) {
@@ -199,24 +276,43 @@ static int m_spawn(void *ctx, const char *const *argv, const char *log,
 	for (i = 0; argv[i]; i++)
 		strncat(line, " ", sizeof(line) - strlen(line) - 1),
 		strncat(line, argv[i], sizeof(line) - strlen(line) - 1);
-	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "%s", line);
-	M.pid_alive[M.npids] = 1;
-	M.pid_is_iscsid[M.npids] = iscsid;
+	record_cmd(line);
+	*pid = add_proc(iscsid ? "iscsid" : "tgtd", 0);
 	if (iscsid)
 		M.iscsid_up = 1;
-	*pid = 1000 + M.npids++;
+	/* "ip netns exec NS tgtd -f -C PORT ..." */
+	for (i = 0; argv[i]; i++) {
+		if (!strcmp(argv[i], "exec") && argv[i + 1])
+			M.pid_netns[*pid - 1000] = ns_ino(argv[i + 1]);
+		if (!strcmp(argv[i], "-C") && argv[i + 1])
+			M.pid_port[*pid - 1000] = (unsigned int)atoi(argv[i + 1]);
+	}
 	return 0;
+}
+
+static void m_signal(int i, int sig)
+{
+	if (sig == SIGTERM && M.pid_ignore_term[i])
+		return;
+	M.pid_alive[i] = 0;
+	if (M.pid_is_iscsid[i])
+		M.iscsid_up = 0;
 }
 
 static int m_kill(void *ctx, pid_t pid, int sig)
 {
+	char line[64];
+	int i;
+
 	(void)ctx;
-	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "kill %d %d", sig,
-		 (int)pid);
-	if (pid >= 1000 && pid < 1000 + M.npids) {
-		M.pid_alive[pid - 1000] = 0;
-		if (M.pid_is_iscsid[pid - 1000])
-			M.iscsid_up = 0;
+	snprintf(line, sizeof(line), "kill %d %d", sig, (int)pid);
+	record_cmd(line);
+	if (pid < 0) {
+		for (i = 0; i < M.npids; i++)
+			if (M.pid_alive[i] && M.pid_pgid[i] == -pid)
+				m_signal(i, sig);
+	} else if (pid >= 1000 && pid < 1000 + M.npids) {
+		m_signal(pid - 1000, sig);
 	}
 	return 0;
 }
@@ -226,7 +322,54 @@ static int m_pid_is(void *ctx, pid_t pid, const char *comm)
 	(void)ctx;
 	if (pid < 1000 || pid >= 1000 + M.npids || !M.pid_alive[pid - 1000])
 		return 0;
-	return !strcmp(comm, M.pid_is_iscsid[pid - 1000] ? "iscsid" : "tgtd");
+	return !strcmp(comm, M.pid_comm[pid - 1000]);
+}
+
+static int m_pid_info(void *ctx, pid_t pid, struct sp_pid_info *pi)
+{
+	int i = pid - 1000;
+
+	(void)ctx;
+	if (i < 0 || i >= M.npids || !M.pid_alive[i])
+		return -ENOENT;
+	snprintf(pi->comm, sizeof(pi->comm), "%s", M.pid_comm[i]);
+	pi->state = 'S';
+	pi->pgid = M.pid_pgid[i];
+	pi->start = M.pid_start[i];
+	pi->netns = M.pid_netns[i];
+	return 0;
+}
+
+static int m_exists(void *ctx, const char *path);
+
+static int m_file_ino(void *ctx, const char *path, unsigned long long *ino)
+{
+	if (strncmp(path, "/run/netns/", 11) || !m_exists(ctx, path))
+		return -ENOENT;
+	*ino = ns_ino(path + 11);
+	return 0;
+}
+
+static int m_list_pids(void *ctx, pid_t *pids, size_t max)
+{
+	int i;
+	size_t n = 0;
+
+	(void)ctx;
+	for (i = 0; i < M.npids && n < max; i++)
+		if (M.pid_alive[i])
+			pids[n++] = 1000 + i;
+	return (int)n;
+}
+
+static int m_dev_users(void *ctx, unsigned int major, unsigned int minor,
+		       char *buf, size_t len)
+{
+	(void)ctx;
+	(void)major;
+	(void)minor;
+	out(buf, len, M.dev_users_out);
+	return 0;
 }
 
 static int m_read_file(void *ctx, const char *path, char *buf, size_t len)
@@ -326,8 +469,15 @@ static int m_free_bytes(void *ctx, const char *path, uint64_t *avail)
 
 static int m_unlink(void *ctx, const char *path)
 {
+	char line[600];
+
 	(void)ctx;
+	snprintf(line, sizeof(line), "unlink %s", path);
+	record_cmd(line);
 	del_exists(path);
+	/* the state dir is a real one: the ctl dirs' files are real */
+	if (!strncmp(path, dir, strlen(dir)) && unlink(path) && errno != ENOENT)
+		return -errno;
 	return 0;
 }
 
@@ -438,6 +588,9 @@ static const struct sp_sys_ops mock_ops = {
 	.unlink = m_unlink, .sleep_ms = m_sleep, .write_file = m_write_file,
 	.dm_table_get = m_dm_table_get, .dm_reload = m_dm_reload,
 	.netem = &mock_netem,
+	.pid_info = m_pid_info, .file_ino = m_file_ino,
+	.list_pids = m_list_pids, .list_files = sp_sys_list_files,
+	.dev_users = m_dev_users,
 };
 
 static const char *equal3_text =

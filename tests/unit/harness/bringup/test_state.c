@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "harness/bringup/state.h"
 
 static void sample(struct sp_state *st)
@@ -247,6 +248,118 @@ static void a_journal_past_256k_replays_completely(void **state)
 	rmdir(dir);
 }
 
+/* A run's journal: pid lines with and without start times (old ones
+ * stay readable), fio's run lines, a selector per case, delay changes. */
+static const char *long_run_head =
+	"slowpath-state 1\ntopology equal3 /t/equal3.ini\ntag 3fa2\n"
+	"iqn iqn.2026-11.org.slowpath:up-equal3\n"
+	"map slowpath-equal3 slowpath-equal3-3fa2\n"
+	"backing /run/slowpath/e.img created 2147483648\nselector st -1 -1\n"
+	"path 1 label=a netns=slowpath-up-3fa2-1 hif=spu3fa2h1 tif=spu3fa2t1 "
+	"init=198.18.0.1/30 target=198.18.0.2 port=3260 ctl=20016 mech=both "
+	"dist=uniform rt=1 read=500000 write=500000 jitter=0 netem=0 "
+	"netem_jitter=0\n"
+	"path 2 label=b netns=slowpath-up-3fa2-2 hif=spu3fa2h2 tif=spu3fa2t2 "
+	"init=198.18.0.5/30 target=198.18.0.6 port=3260 ctl=20017 mech=backend "
+	"dist=uniform rt=2 read=500000 write=500000 jitter=0 netem=0 "
+	"netem_jitter=0\nstore delay\nbegin backing\nbegin iscsid\n"
+	"pid iscsid 0 88 4242\nbegin netns 1\nbegin veth 1\nbegin tgtd 1\n"
+	"pid tgtd 1 100 5000\nbegin netns 2\nbegin veth 2\nbegin tgtd 2\n"
+	"pid tgtd 2 101\nbegin target 1\nbegin netem 1\nbegin target 2\n"
+	"begin discovery 1\nbegin discovery 2\nbegin login 1\nbegin login 2\n"
+	"disk 1 sda 8:0\ndisk 2 sdb 8:16\nsectors 4194304\nbegin map\n"
+	"complete\n";
+
+static char *long_run_journal(void)
+{
+	size_t cap = 1u << 20, n;
+	char *text = malloc(cap);
+	int i;
+
+	assert_non_null(text);
+	n = (size_t)snprintf(text, cap, "%s", long_run_head);
+	for (i = 0; i < 2000; i++)
+		n += (size_t)snprintf(text + n, cap - n,
+			"run fio %d %d\nselector %s %d -1\nrun idle\n"
+			"delay 1 %d 700000 0 %d 0\n", 3000 + i, 90000 + i,
+			i % 2 ? "hst" : "st", i % 2 ? 20 : -1, 600000 + i,
+			i * 10);
+	/* the last case's fio still running: a SIGKILLed run */
+	snprintf(text + n, cap - n, "run fio 9999 123456\n");
+	return text;
+}
+
+static void start_times_and_run_lines_replay(void **state)
+{
+	struct sp_state st;
+	char err[SP_STATE_ERRLEN] = "", line[96];
+	char *text = long_run_journal();
+
+	(void)state;
+	assert_int_equal(sp_state_parse(text, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.iscsid_pid, 88);
+	assert_int_equal(st.iscsid_start, 4242);
+	assert_int_equal(st.paths[0].tgtd_start, 5000);
+	assert_int_equal(st.paths[1].tgtd_pid, 101);
+	assert_int_equal(st.paths[1].tgtd_start, 0);	/* an old line */
+	assert_int_equal(st.fio_pid, 9999);
+	assert_int_equal(st.fio_start, 123456);
+	assert_int_equal(st.sel.kind, SP_SEL_HST);
+	assert_int_equal(st.paths[0].read_ns, 601999);
+	assert_int_equal(sp_state_fmt_pid("tgtd", 2, 101, 77, line,
+					  sizeof(line)), 0);
+	assert_string_equal(line, "pid tgtd 2 101 77\n");
+	assert_int_equal(sp_state_fmt_run(0, 0, line, sizeof(line)), 0);
+	assert_string_equal(line, "run idle\n");
+	assert_int_equal(sp_state_parse("slowpath-state 1\nrun fio x 1\n",
+					&st, err, sizeof(err)), -EINVAL);
+	free(text);
+}
+
+/* Past the limit the journal is rewritten as its picture; replaying
+ * the rewrite gives the very same struct. Below it nothing changes. */
+static void a_compacted_journal_replays_the_same(void **state)
+{
+	static struct sp_state before, after;
+	char dir[] = "/tmp/sp-test-compact-XXXXXX", path[128];
+	char err[SP_STATE_ERRLEN] = "";
+	char *text = long_run_journal(), *back;
+	size_t len;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sp_state_create(dir, &fd), 0);
+	assert_int_equal(sp_state_append(fd, text), 0);
+	close(fd);
+	assert_true(strlen(text) > SP_STATE_COMPACT_AT);
+	assert_int_equal(sp_state_load(dir, &before, err, sizeof(err)), 0);
+	/* under its limit: untouched */
+	assert_int_equal(sp_state_compact(dir, 1u << 22, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, SP_STATE_FILE);
+	assert_int_equal(sp_file_read(path, 1u << 22, &back, &len), 0);
+	assert_int_equal(len, strlen(text));
+	free(back);
+	assert_int_equal(sp_state_compact(dir, SP_STATE_COMPACT_AT, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sp_file_read(path, 1u << 22, &back, &len), 0);
+	assert_true(len < 4096);
+	assert_non_null(strstr(back, "run fio 9999 123456\n"));
+	assert_non_null(strstr(back, "pid tgtd 2 101\n"));
+	free(back);
+	assert_int_equal(sp_state_load(dir, &after, err, sizeof(err)), 0);
+	assert_memory_equal(&before, &after, sizeof(before));
+	/* and it appends on as before */
+	assert_int_equal(sp_state_open_append(dir, &fd), 0);
+	assert_int_equal(sp_state_append(fd, "run idle\n"), 0);
+	close(fd);
+	assert_int_equal(sp_state_load(dir, &after, err, sizeof(err)), 0);
+	assert_int_equal(after.fio_pid, 0);
+	sp_state_remove(dir);
+	rmdir(dir);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +371,8 @@ int main(void)
 		cmocka_unit_test(paths_found_by_number_label_or_disk),
 		cmocka_unit_test(files_create_once_append_load_remove),
 		cmocka_unit_test(a_journal_past_256k_replays_completely),
+		cmocka_unit_test(start_times_and_run_lines_replay),
+		cmocka_unit_test(a_compacted_journal_replays_the_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
