@@ -27,6 +27,7 @@ struct up_cli {
 	int selector, mechanism;
 	int64_t unit_ns, base_weight, threshold_multiplier;
 	int64_t tgtd_wait_s, disk_wait_s;
+	int64_t scale;
 };
 
 #define U(f) offsetof(struct up_cli, f)
@@ -40,6 +41,10 @@ static const struct sp_opt up_table[] = {
 	{ .name = "unit", .type = SP_OPT_DELAY, .offset = U(unit_ns),
 	  .def = "0", .help = "delay unit (0: the topology's; its lab_unit "
 	  "in the lab)" },
+	{ .name = "scale", .type = SP_OPT_INT, .offset = U(scale),
+	  .def = "1", .min = 1, .max = 1 << 30,
+	  .help = "every delay times K, a power of two; HST is loaded with "
+	  "bucket_shift 24 + log2 K" },
 	{ .name = "base_weight", .type = SP_OPT_INT, .offset = U(base_weight),
 	  .def = "-1", .min = -1, .max = 1023,
 	  .help = "HST: history weight, 0..1023 (-1: kernel default)" },
@@ -195,6 +200,12 @@ int cmd_up(int argc, char **argv)
 		o.has_mech = 1;
 		o.mech = (enum sp_mech)(cli.mechanism - 1);
 	}
+	if (cli.scale & (cli.scale - 1)) {
+		sp_err("up: --scale %lld is not a power of two (1, 2, 4, ...)",
+		       (long long)cli.scale);
+		return SP_EXIT_USAGE;
+	}
+	o.scale = (uint64_t)cli.scale;
 	o.unit_ns = cli.unit_ns;
 	if (!o.unit_ns && getenv("SLOWPATH_IN_LAB") && topo.lab_unit_ns > 0)
 		o.unit_ns = topo.lab_unit_ns;
