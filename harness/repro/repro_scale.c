@@ -1,0 +1,73 @@
+/* The delay scale of a reproduction; see repro_scale.h. */
+#include "harness/repro/repro_scale.h"
+
+#include "common/units.h"
+
+#include <errno.h>
+#include <math.h>
+
+#define SP_SCALE_MAX ((uint64_t)1 << 20)
+
+static double path_ns(const struct sp_scale_model *m, size_t i, uint64_t k)
+{
+	return (double)k * (m->base_ns + m->multiplier[i] * m->unit_ns);
+}
+
+static double fastest_ns(const struct sp_scale_model *m, uint64_t k)
+{
+	double f = INFINITY;
+	size_t i;
+
+	for (i = 0; i < m->n_paths; i++)
+		f = fmin(f, path_ns(m, i, k));
+	return f;
+}
+
+double sp_scale_predicted_iops(const struct sp_scale_model *m, int iodepth,
+			       uint64_t k)
+{
+	return (double)iodepth / fastest_ns(m, k) * 1e9;
+}
+
+int sp_scale_pick(const struct sp_lab_capacity *cap,
+		  const struct sp_scale_model *m, int iodepth,
+		  double util_max, uint64_t *k, double *util)
+{
+	double slowest = 0;
+	uint64_t kk;
+	size_t i;
+
+	if (cap->iops <= 0 || cap->util <= 0 || !m->n_paths)
+		return -EINVAL;
+	for (i = 0; i < m->n_paths; i++)
+		slowest = fmax(slowest, path_ns(m, i, 1));
+	for (kk = 1; kk <= SP_SCALE_MAX; kk <<= 1) {
+		if (slowest * (double)kk > (double)SP_DELAY_MAX_NS)
+			break;
+		*k = kk;
+		*util = cap->util * sp_scale_predicted_iops(m, iodepth, kk) /
+			cap->iops;
+		if (*util <= util_max &&
+		    (double)cap->own_ns <= 0.5 * fastest_ns(m, kk))
+			return 0;
+	}
+	return -ERANGE;
+}
+
+double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
+			       uint64_t k, double p, double se_max)
+{
+	double ios = p * (1 - p) / (se_max * se_max), iops = 0, mean = 0;
+	size_t i;
+
+	if ((size_t)iodepth < m->n_paths) {
+		for (i = 0; i < m->n_paths; i++)
+			mean += path_ns(m, i, k) / (double)m->n_paths;
+		iops = (double)iodepth / mean * 1e9;
+	} else {
+		for (i = 0; i < m->n_paths; i++)
+			iops += (double)iodepth / (double)m->n_paths /
+				path_ns(m, i, k) * 1e9;
+	}
+	return ios / iops;
+}

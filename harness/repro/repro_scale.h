@@ -1,0 +1,52 @@
+/* Choosing the delay scale k of a reproduction from the setup's
+ * measured capacity, and the run length a share's standard error
+ * needs. Under TCG the emulator spends CPU on every I/O: a case that
+ * asks for more I/O per second than the lab's CPU can give measures
+ * the lab. Scaling every delay by k divides the rate by k, so the
+ * smallest k whose predicted CPU use stays under a bound keeps the
+ * selectors, not the emulator, in charge. Pure. */
+#ifndef SP_REPRO_SCALE_H
+#define SP_REPRO_SCALE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the setup did on one path with nothing injected. */
+struct sp_lab_capacity {
+	double iops;		/* at iodepth 32 */
+	double util;		/* CPU busy fraction at that rate */
+	int64_t own_ns;		/* p50 at iodepth 1: the setup's own cost */
+};
+
+/* The published model of a path: k x (base + multiplier x unit). */
+struct sp_scale_model {
+	double base_ns, unit_ns;
+	size_t n_paths;
+	const double *multiplier;
+};
+
+/* I/O per second the case asks for at k: every I/O in flight on the
+ * fastest path, iodepth / (k (base + m_min unit)); an upper bound of
+ * what either selector does. */
+double sp_scale_predicted_iops(const struct sp_scale_model *m, int iodepth,
+			       uint64_t k);
+
+/* The smallest power of two k >= 1 such that (1) the predicted CPU use,
+ * cap->util x predicted IOPS / cap->iops, is at most util_max and (2)
+ * the own cost is at most half the fastest path's target (the injected
+ * delay then carries the rest); within the 60 s bound on the slowest
+ * path. 0 with *k and *util (the prediction), -ERANGE when no k fits
+ * (then *k is the largest tried), -EINVAL for a bad capacity. */
+int sp_scale_pick(const struct sp_lab_capacity *cap,
+		  const struct sp_scale_model *m, int iodepth,
+		  double util_max, uint64_t *k, double *util);
+
+/* Seconds of a time-based run at k for a share's standard error to be
+ * at most se_max, with the share p the furthest from 0 and 1 among
+ * the published ones (binomial: p (1 - p) / se^2 I/Os), at the rate
+ * ST sees (the paths in turn at iodepth < paths, evenly filled
+ * above). */
+double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
+			       uint64_t k, double p, double se_max);
+
+#endif

@@ -1,0 +1,95 @@
+/* Unit tests of harness/repro/repro_scale.c: k from the measured
+ * capacity, and run lengths for a share's standard error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+
+#include "harness/repro/repro_scale.h"
+
+static const double skew4[4] = { 1, 1, 1, 4 };
+static const double u10[10] = { 1, 1, 1, 4, 8, 8, 16, 16, 1, 1 };
+
+/* the 2020 fit: 0.856 ms + 0.671 ms x multiplier */
+static struct sp_scale_model model(const double *m, size_t n)
+{
+	struct sp_scale_model s = { 856000, 671000, n, m };
+
+	return s;
+}
+
+static void k_grows_with_iodepth(void **state)
+{
+	/* a lab that did 1200 IOPS at 95 % CPU, 2.5 ms per I/O of its own */
+	struct sp_lab_capacity cap = { 1200, 0.95, 2500000 };
+	struct sp_scale_model m = model(skew4, 4);
+	uint64_t k;
+	double util;
+
+	(void)state;
+	/* qd 1: the own cost decides: 2.5 ms <= half of k x 1.527 ms */
+	assert_int_equal(sp_scale_pick(&cap, &m, 1, 0.5, &k, &util), 0);
+	assert_int_equal(k, 4);
+	assert_true(util <= 0.5);
+	/* qd 32: 32 / (k x 1.527 ms) IOPS at 0.95/1200 CPU each: 16.6 / k
+	 * <= 0.5 needs k >= 33.2 */
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k, &util), 0);
+	assert_int_equal(k, 64);
+	assert_true(util <= 0.5 && util > 0.25);
+	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), 0);
+	assert_int_equal(k, 128);
+	/* a native host with headroom: k = 1 */
+	cap.iops = 200000;
+	cap.own_ns = 200000;
+	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), 0);
+	assert_int_equal(k, 1);
+}
+
+static void no_k_fits_within_the_bound(void **state)
+{
+	struct sp_lab_capacity cap = { 0.001, 1, 1000 };
+	struct sp_scale_model m = model(u10, 10);
+	uint64_t k;
+	double util;
+
+	(void)state;
+	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), -ERANGE);
+	/* u10's slowest path, 11.6 ms, times k stays within 60 s */
+	assert_true(k * 11592000.0 <= 60e9);
+	cap.iops = 0;
+	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), -EINVAL);
+}
+
+static void run_length_for_the_standard_error(void **state)
+{
+	struct sp_scale_model m = model(skew4, 4);
+	double s;
+
+	(void)state;
+	/* qd 1, ST in turn: mean 4 x (3 x 1.527 + 3.540) / 4 ms = 8.1 ms per
+	 * I/O; 0.25 x 0.75 / 0.005^2 = 7500 I/Os: 60.8 s */
+	s = sp_scale_runtime_for_se(&m, 1, 4, 0.25, 0.005);
+	assert_float_equal(s, 7500 * 4 * (3 * 1.527e-3 + 3.540e-3) / 4, 1e-6);
+	/* below the path count: twice the depth, half the time */
+	assert_float_equal(sp_scale_runtime_for_se(&m, 2, 4, 0.25, 0.005),
+			   s / 2, 1e-6);
+	/* twice k, twice the time */
+	assert_float_equal(sp_scale_runtime_for_se(&m, 32, 8, 0.1, 0.005),
+			   2 * sp_scale_runtime_for_se(&m, 32, 4, 0.1, 0.005),
+			   1e-9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(k_grows_with_iodepth),
+		cmocka_unit_test(no_k_fits_within_the_bound),
+		cmocka_unit_test(run_length_for_the_standard_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
