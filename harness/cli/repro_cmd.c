@@ -11,12 +11,15 @@
 #include "common/units.h"
 #include "harness/measure/case_result.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/repro_cli.h"
+#include "harness/repro/cover.h"
 #include "harness/repro/reference.h"
 #include "harness/report/render_plot.h"
 #include "harness/repro/repro_compare.h"
 #include "harness/repro/repro_plan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -27,11 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-struct repro_cli {
-	const char *cases, *out, *unit, *data;
-	int64_t runtime_s;
-	int full, report_only, help;
-};
 
 static const struct sp_opt repro_table[] = {
 	{ .name = "cases", .type = SP_OPT_STR,
@@ -43,13 +41,21 @@ static const struct sp_opt repro_table[] = {
 	{ .name = "runtime", .type = SP_OPT_INT, .def = "10", .min = 1, .max = 3600,
 	  .offset = offsetof(struct repro_cli, runtime_s),
 	  .help = "seconds per run when not --full" },
+	{ .name = "max-runtime", .type = SP_OPT_INT, .def = "600", .min = 1,
+	  .max = 3600, .offset = offsetof(struct repro_cli, max_runtime_s),
+	  .help = "scaled: the most seconds per run when a share's standard "
+	  "error wants longer" },
+	{ .name = "scale", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, scale),
+	  .help = "auto|K: every delay and the published base times k, "
+	  "calibrated closed loop (default: auto in the lab, none natively)" },
 	{ .name = "unit", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, unit),
 	  .help = "delay unit; without it one is calibrated first" },
 	{ .name = "out", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, out),
 	  .help = "report, runs and plots (default build/reproduce/<UTC time>)" },
-	{ .name = "data", .type = SP_OPT_STR, .def = SP_REF_DEFAULT_DATA,
+	{ .name = "data", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, data),
 	  .help = "the published tables" },
 	{ .name = "report-only", .type = SP_OPT_BOOL,
@@ -65,13 +71,12 @@ static void usage(FILE *out)
 	char help[2048];
 
 	sp_opt_help_argv(repro_table, help, sizeof(help));
-	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020 [options]\n%s", help);
+	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020 "
+		"[options]\n%s", help);
 }
 
 /* snprintf that reports truncation instead of silently cutting a path. */
-static int path_printf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int path_printf(char *buf, size_t len, const char *fmt, ...)
+int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -86,8 +91,7 @@ static int path_printf(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-/* Runs one slowpath command in this process, as the user would. */
-static int slowpath(int (*cmd)(int, char **), const char *const *words)
+int repro_slowpath(int (*cmd)(int, char **), const char *const *words)
 {
 	char *argv[32];
 	int argc = 0;
@@ -105,7 +109,7 @@ static int topology_down(void)
 {
 	const char *down[] = { "down", NULL };
 
-	return slowpath(cmd_down, down);
+	return repro_slowpath(cmd_down, down);
 }
 
 /* Mean per-I/O read service time of every path, ms, from saved cases. */
@@ -147,11 +151,11 @@ static int calibrate(const struct sp_reference *ref, const char *out,
 	ret = sp_ref_calibrate(ref, &fit);
 	if (ret)
 		return ret;
-	if (path_printf(dir, sizeof(dir), "%s/calibration", out))
+	if (repro_path_printf(dir, sizeof(dir), "%s/calibration", out))
 		return -ENAMETOOLONG;
-	if (slowpath(cmd_up, up))
+	if (repro_slowpath(cmd_up, up))
 		return -EIO;
-	ret = slowpath(cmd_run, run) ? -EIO : measured_base_ms(dir, &base_ms);
+	ret = repro_slowpath(cmd_run, run) ? -EIO : measured_base_ms(dir, &base_ms);
 	topology_down();
 	if (ret)
 		return ret;
@@ -176,13 +180,13 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 	const char *run[16];
 	int rw, n, failed = 0;
 
-	if (slowpath(cmd_up, up))
+	if (repro_slowpath(cmd_up, up))
 		return -EIO;
 	snprintf(runtime, sizeof(runtime), "%" PRId64, cli->runtime_s);
 	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
 		if (!sp_repro_plan_iodepths(plan, t, rw, qds, sizeof(qds)))
 			continue;
-		if (path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out, topo,
+		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out, topo,
 				sp_ref_rw_name(rw))) {
 			failed = 1;
 			break;
@@ -197,7 +201,7 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 		}
 		run[n++] = "--out"; run[n++] = dir;
 		run[n] = NULL;
-		failed = slowpath(cmd_run, run) != 0;
+		failed = repro_slowpath(cmd_run, run) != 0;
 	}
 	topology_down();
 	return failed ? -EIO : 0;
@@ -220,8 +224,68 @@ static const struct sp_case_result *find_case(const struct sp_case_result *cases
 }
 
 struct tally {
-	int points, verdicts_held, targets, targets_met, missing;
+	int points, verdicts_held, targets, targets_met, missing, flagged;
 };
+
+/* What one run ran under, and whether it is a finding at all: a lab
+ * that was saturated or delays that missed their calibration make a
+ * case lab-shaped. 1 when flagged. */
+static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
+{
+	const struct sp_case_env *e = &c->env;
+	uint64_t ios[SP_CASE_MAX_PATHS];
+	double worst = 0, se;
+	char why[256];
+	size_t i;
+	int flagged;
+
+	if (!e->recorded)
+		return 0;
+	for (i = 0; i < c->n_paths; i++) {
+		ios[i] = c->path[i].v[SP_DS_READS] + c->path[i].v[SP_DS_WRITES];
+		if (e->has_resid[i] && fabs(e->resid[i]) > fabs(worst))
+			worst = e->resid[i];
+	}
+	se = sp_share_se(ios, c->n_paths, NULL);
+	flagged = sp_case_env_flagged(e, c->n_paths, why, sizeof(why));
+	fprintf(md, "\n%s ran under: k=%llu, CPU ", name,
+		(unsigned long long)e->scale);
+	if (e->cpu_util < 0)
+		fprintf(md, "not sampled");
+	else
+		fprintf(md, "%.0f%%", 100 * e->cpu_util);
+	fprintf(md, ", %s, HST %s, calibration residual up to %+.1f%%, "
+		"shares' standard error up to %.2f pp%s", e->mode, e->hst,
+		100 * worst, 100 * se, se > SP_ENV_SHARE_SE_MAX ?
+		" (over 0.5 pp: a longer --runtime would narrow it)" : "");
+	if (flagged)
+		fprintf(md, "; **lab-shaped**: %s", why);
+	return flagged;
+}
+
+static const char *experiment_title = "HST vs ST (2020)";
+
+/* What `--scale` chose (OUT/scale.txt, written by repro_scaled.c). */
+static void scaling_section(FILE *md, const char *out)
+{
+	char path[PATH_MAX], line[512];
+	FILE *f;
+
+	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	fprintf(md, "\n## Scaling\n\nEvery delay, the published base "
+		"included, times k (per topology and iodepth, from the "
+		"measured capacity unless given), injected less this setup's "
+		"own cost and calibrated closed loop; HST loaded with "
+		"bucket_shift 24 + log2 k. What was chosen:\n\n```\n");
+	while (fgets(line, sizeof(line), f))
+		fputs(line, md);
+	fprintf(md, "```\n");
+	fclose(f);
+}
 
 static const char *target_mark(const struct sp_repro_row *row)
 {
@@ -244,6 +308,7 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 	struct sp_repro_row st, hst;
 	struct sp_repro_verdict v;
 	size_t i;
+	int flagged;
 
 	fprintf(md, "\n### %s %s iodepth %d\n\n", topo, rw_name, qd);
 	if (!m_st || !m_hst || !p_st || !p_hst ||
@@ -277,12 +342,19 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 				row->meets_target ? "met" : "missed");
 		}
 	}
+	flagged = env_line(md, "ST", m_st);
+	flagged |= env_line(md, "HST", m_hst);
+	tally->flagged += flagged;
 	fprintf(summary, "| %s %s %d | %.1f / %.1f%% | %.1f / %.1f%% | %.3f%s | %.3f%s |",
 		topo, rw_name, qd, 100 * st.slow_published, 100 * st.slow_measured,
 		100 * hst.slow_published, 100 * hst.slow_measured,
 		st.tvd, target_mark(&st), hst.tvd, target_mark(&hst));
 	if (sp_repro_verdict(&st, &hst, qd, &v)) {
 		fprintf(summary, " - |\n");
+	} else if (flagged) {
+		/* not a finding: the lab's shape, not the selectors' */
+		fprintf(summary, " lab-shaped (%s) |\n",
+			v.holds ? "holds" : "does not hold");
 	} else {
 		fprintf(summary, " %s |\n", v.holds ? "holds" : "**does not hold**");
 		tally->verdicts_held += v.holds;
@@ -306,11 +378,11 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 	char *summary_text = NULL, *details_text = NULL;
 	size_t summary_len = 0, details_len = 0;
 
-	if (!path_printf(path, sizeof(path), "%s/plots", out))
+	if (!repro_path_printf(path, sizeof(path), "%s/plots", out))
 		mkdir(path, 0755);
 	for (t = 0; t < SP_REPRO_N_TOPOS; t++) {
 		for (rw = 0; rw < SP_REF_N_RW; rw++) {
-			if (path_printf(path, sizeof(path), "%s/runs/%s-%s", out,
+			if (repro_path_printf(path, sizeof(path), "%s/runs/%s-%s", out,
 					sp_repro_topologies[t], sp_ref_rw_name(rw)) ||
 			    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
 				continue;
@@ -324,14 +396,14 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 			memcpy(all + n_all, some, n * sizeof(*some));
 			n_all += n;
 			free(some);
-			if (!path_printf(path, sizeof(path), "%s/plots/%s-%s", out,
+			if (!repro_path_printf(path, sizeof(path), "%s/plots/%s-%s", out,
 					 sp_repro_topologies[t], sp_ref_rw_name(rw)) &&
 			    sp_plot_run(path, all + n_all - n, n, "st", "hst",
 					&sp_plot_exec_gnuplot))
 				sp_warn("reproduce: no plots for %s", path);
 		}
 	}
-	md = path_printf(path, sizeof(path), "%s/report.md", out) ? NULL :
+	md = repro_path_printf(path, sizeof(path), "%s/report.md", out) ? NULL :
 	     sp_outdir_fopen(path);
 	if (!md) {
 		ret = -errno;
@@ -339,12 +411,13 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 		free(all);
 		return ret;
 	}
-	fprintf(md, "# HST vs ST (2020), reproduced by slowpath\n\n"
+	fprintf(md, "# %s, reproduced by slowpath\n\n"
 		"- mode: %s; machine: %s\n"
 		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
-		mode, host, unit_text,
+		experiment_title, mode, host, unit_text,
 		cli->full ? "500M of 4k I/O each (the published size)" : "time-based",
 		cli->cases ? cli->cases : "all", elapsed_s);
+	scaling_section(md, out);
 	summary = open_memstream(&summary_text, &summary_len);
 	details = open_memstream(&details_text, &details_len);
 	if (!summary || !details) {
@@ -377,11 +450,14 @@ static int write_report(const struct repro_cli *cli, const struct sp_repro_plan 
 		"ST), ST and HST converge at high iodepth (within %.0f pp), equal paths "
 		"are spread evenly (within %.0f pp).\n\n"
 		"| case | ST slow share | HST slow share | TVD ST | TVD HST | conclusion |\n"
-		"|---|---:|---:|---:|---:|---|\n%s\n## Per case\n%s",
+		"|---|---:|---:|---:|---:|---|\n%s\n%s## Per case\n%s",
 		tally.points, tally.points + tally.missing, tally.verdicts_held,
 		tally.targets_met, tally.targets, 100 * SP_REPRO_MOVED_MIN,
 		100 * SP_REPRO_ALIKE_MAX, 100 * SP_REPRO_EVEN_MAX,
-		summary_text, details_text);
+		summary_text, tally.flagged ? "Lab-shaped points (a run whose "
+		"CPU was over 50% busy or whose calibration ended outside +-3%) "
+		"are not findings: their conclusion is shown, not counted.\n\n"
+		: "", details_text);
 	free(summary_text);
 	free(details_text);
 	fclose(md);
@@ -412,7 +488,7 @@ static void save_info(const char *out, const char *unit_text, int64_t seconds,
 	char path[PATH_MAX];
 	FILE *f;
 
-	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
 		return;
 	f = sp_outdir_fopen(path);
 	if (!f)
@@ -430,7 +506,7 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 	long long seconds = 0;
 	FILE *f;
 
-	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
 		return -ENAMETOOLONG;
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -452,24 +528,47 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 			    mode, host);
 }
 
+/* --scale: 0 none (the unit calibrated as before), 1 auto; *k the
+ * fixed k or 0. The lab defaults to auto, a native host to none. */
+static int parse_scale(const char *text, int *scaled, uint64_t *k)
+{
+	int64_t v;
+
+	*k = 0;
+	*scaled = 1;
+	if (!text) {
+		*scaled = getenv("SLOWPATH_IN_LAB") != NULL;
+		return 0;
+	}
+	if (!strcmp(text, "auto"))
+		return 0;
+	if (sp_parse_int64(text, 1, 1 << 20, &v) || (v & (v - 1)))
+		return -EINVAL;
+	*k = (uint64_t)v;
+	return 0;
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
 	static struct sp_ref_topologies topos;
 	struct repro_cli cli = { 0 };
-	struct sp_reference ref = { 0 };
+	struct sp_reference ref = { 0 }, fit_ref = { 0 };
 	struct sp_repro_plan plan;
-	char err[SP_OUTDIR_ERRLEN], out[PATH_MAX], unit_text[32], mode[64], host[160];
+	char err[SP_OUTDIR_ERRLEN], out[PATH_MAX], unit_text[64], mode[64], host[160];
 	int64_t unit_ns, started = sp_now_ns();
+	uint64_t fixed_k;
 	size_t t;
-	int next, ret;
+	int next, ret, cover, scaled;
 
 	sp_opt_set_defaults(repro_table, &cli);
-	if (argc < 2 || strcmp(argv[1], "hst-vs-st-2020")) {
+	cover = argc >= 2 && !strcmp(argv[1], "hst-cover-2020");
+	if (argc < 2 || (strcmp(argv[1], "hst-vs-st-2020") && !cover)) {
 		if (argc >= 2 && !strcmp(argv[1], "--help")) {
 			usage(stdout);
 			return SP_EXIT_OK;
 		}
-		sp_err("reproduce: name the experiment: hst-vs-st-2020");
+		sp_err("reproduce: name the experiment: hst-vs-st-2020 or "
+		       "hst-cover-2020");
 		return SP_EXIT_USAGE;
 	}
 	if (sp_opt_parse_argv(repro_table, &cli, argc, argv, 2, &next, err, sizeof(err))) {
@@ -484,6 +583,11 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: unexpected argument '%s'", argv[next]);
 		return SP_EXIT_USAGE;
 	}
+	if (cover) {
+		experiment_title = "HST cover letter (2020)";
+		if (!cli.cases)		/* all the letter published */
+			cli.cases = "skew4/randwrite/1+64";
+	}
 	if (sp_repro_plan_parse(cli.cases, &plan, err, sizeof(err))) {
 		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
@@ -493,15 +597,29 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli.unit);
 		return SP_EXIT_USAGE;
 	}
+	if (parse_scale(cli.scale, &scaled, &fixed_k)) {
+		sp_err("reproduce: bad --scale '%s': auto or a power of two",
+		       cli.scale);
+		return SP_EXIT_USAGE;
+	}
 	/* the same files `up` brings the topologies up from */
 	ret = sp_ref_topologies_load(NULL, &topos, err, sizeof(err));
 	if (ret) {
 		sp_err("reproduce: %s", err);
 		return sp_exit_from_errno(ret);
 	}
-	ret = sp_ref_load(cli.data, &topos, &ref);
-	if (ret)
+	/* the 2020 tables give the fit (base and unit) either way */
+	ret = sp_ref_load(!cover && cli.data ? cli.data : SP_REF_DEFAULT_DATA,
+			  &topos, &fit_ref);
+	if (!ret && cover)
+		ret = sp_cover_load(cli.data ? cli.data : SP_COVER_DEFAULT_DATA,
+				    &topos, &ref);
+	else if (!ret)
+		ref = fit_ref;
+	if (ret) {
+		sp_ref_free(&fit_ref);
 		return sp_exit_from_errno(ret);
+	}
 	if (cli.out) {
 		snprintf(out, sizeof(out), "%s", cli.out);
 	} else {
@@ -515,32 +633,42 @@ int cmd_reproduce(int argc, char **argv)
 	if (sp_outdir_check(out, cli.report_only ? 0 : SP_OUTDIR_CREATE, err,
 			    sizeof(err))) {
 		sp_err("reproduce: --out %s", err);
-		sp_ref_free(&ref);
-		return SP_EXIT_USAGE;
+		ret = SP_EXIT_USAGE;
+		goto done;
 	}
 	if (cli.report_only) {
-		ret = rerender(&cli, &plan, &ref, out);
-		sp_ref_free(&ref);
-		return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+		ret = rerender(&cli, &plan, &ref, out) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+		goto done;
 	}
 	if (geteuid() != 0) {
 		sp_err("reproduce: needs root (it brings topologies up)");
-		sp_ref_free(&ref);
-		return SP_EXIT_ENV;
+		ret = SP_EXIT_ENV;
+		goto done;
 	}
-	ret = cli.unit ? 0 : calibrate(&ref, out, &unit_ns);
-	if (ret) {
-		sp_err("reproduce: calibration failed");
-		sp_ref_free(&ref);
-		return SP_EXIT_RUNTIME;
-	}
-	/* whole microseconds: what `up --unit` reads back exactly */
-	sp_format_duration(unit_ns / 1000 * 1000, unit_text, sizeof(unit_text));
-	printf("reproduce: unit %s, %zu points x {ST, HST}, output in %s\n",
-	       unit_text, sp_repro_plan_points(&plan), out);
-	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
-		if (sp_repro_plan_has_topology(&plan, t))
-			ret = run_topology(&plan, t, unit_text, &cli, out);
+	if (scaled) {
+		snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
+			 "scaled (k: auto)");
+		if (fixed_k)
+			snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
+				 "scaled (k = %llu)", (unsigned long long)fixed_k);
+		printf("reproduce: %zu points x {ST, HST}, scaled, output in "
+		       "%s\n", sp_repro_plan_points(&plan), out);
+		ret = repro_scaled(&cli, &plan, &ref, &fit_ref, fixed_k, out);
+	} else {
+		ret = cli.unit ? 0 : calibrate(&fit_ref, out, &unit_ns);
+		if (ret) {
+			sp_err("reproduce: calibration failed");
+			ret = SP_EXIT_RUNTIME;
+			goto done;
+		}
+		/* whole microseconds: what `up --unit` reads back exactly */
+		sp_format_duration(unit_ns / 1000 * 1000, unit_text, sizeof(unit_text));
+		printf("reproduce: unit %s, %zu points x {ST, HST}, output in %s\n",
+		       unit_text, sp_repro_plan_points(&plan), out);
+		for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
+			if (sp_repro_plan_has_topology(&plan, t))
+				ret = run_topology(&plan, t, unit_text, &cli, out);
+		}
 	}
 	here(mode, sizeof(mode), host, sizeof(host));
 	save_info(out, unit_text, (sp_now_ns() - started) / SP_NSEC_PER_SEC,
@@ -548,6 +676,10 @@ int cmd_reproduce(int argc, char **argv)
 	ret = write_report(&cli, &plan, &ref, out, unit_text,
 			   (sp_now_ns() - started) / SP_NSEC_PER_SEC,
 			   mode, host) || ret;
-	sp_ref_free(&ref);
-	return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+	ret = ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+done:
+	if (cover)
+		sp_ref_free(&ref);
+	sp_ref_free(&fit_ref);
+	return ret;
 }

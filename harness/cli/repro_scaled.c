@@ -1,0 +1,260 @@
+/* `slowpath reproduce --scale auto|K`: every delay, the published base
+ * included, times k, so the emulator's own cost and its noise become
+ * small beside each I/O and its CPU stays below saturation. The
+ * capacity of the setup (one path with nothing injected: IOPS and CPU
+ * at iodepth 32, p50 at iodepth 1) picks k per topology and iodepth
+ * (harness/repro/repro_scale.h); each k is its own `up --calibrate`,
+ * which injects k x (base + multiplier x unit) less the setup's own
+ * cost, closed loop. */
+#include "common/log.h"
+#include "common/outdir.h"
+#include "common/units.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/repro_cli.h"
+#include "harness/measure/case_result.h"
+#include "harness/repro/repro_scale.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int capacity(const char *out, struct sp_lab_capacity *cap)
+{
+	const char *up[] = { "up", "topologies/base1.ini", "--scale", "1",
+			     NULL };
+	char dir[PATH_MAX];
+	const char *run[] = { "run", "--selectors", "st", "--rw", "randread",
+			      "--iodepth", "1,32", "--runtime", "6", "--out",
+			      dir, NULL };
+	const char *down[] = { "down", NULL };
+	struct sp_case_result *cases = NULL;
+	size_t n = 0, i;
+	int ret;
+
+	if (repro_path_printf(dir, sizeof(dir), "%s/capacity", out))
+		return -ENAMETOOLONG;
+	if (repro_slowpath(cmd_up, up))
+		return -EIO;
+	ret = repro_slowpath(cmd_run, run) ? -EIO : 0;
+	repro_slowpath(cmd_down, down);
+	if (!ret)
+		ret = sp_case_load_dir(dir, &cases, &n);
+	if (ret)
+		return ret;
+	memset(cap, 0, sizeof(*cap));
+	for (i = 0; i < n; i++) {
+		const struct sp_fio_dir *d = &cases[i].fio.dir[SP_FIO_READ];
+
+		if (cases[i].iodepth == 1)
+			cap->own_ns = (int64_t)llround(d->clat_p50_us * 1000);
+		else {
+			cap->iops = d->iops;
+			cap->util = cases[i].env.cpu_util;
+		}
+	}
+	free(cases);
+	if (cap->iops <= 0 || cap->util <= 0 || cap->own_ns <= 0)
+		return -ENODATA;
+	printf("capacity: %.0f IOPS at iodepth 32 with the CPU %.0f%% busy; "
+	       "own cost p50 %.3f ms at iodepth 1\n", cap->iops,
+	       100 * cap->util, (double)cap->own_ns / 1e6);
+	return 0;
+}
+
+/* The largest p (1 - p) of a published share among a group's points:
+ * what sets the I/O count a share's standard error needs. */
+static double worst_pq(const struct sp_reference *ref, const char *topo,
+		       const int *qds, size_t nq, const struct sp_repro_plan *plan,
+		       size_t t)
+{
+	double s[SP_REF_MAX_PATHS], worst = 0;
+	size_t q, i, qi;
+	int rw, sel;
+
+	for (rw = 0; rw < SP_REF_N_RW; rw++)
+		for (q = 0; q < nq; q++) {
+			for (qi = 0; qi < SP_REPRO_N_QD; qi++)
+				if (sp_repro_iodepths[qi] == qds[q])
+					break;
+			if (qi == SP_REPRO_N_QD || !plan->want[t][rw][qi])
+				continue;
+			for (sel = 0; sel < SP_REF_N_SELECTORS; sel++) {
+				const struct sp_ref_case *c = sp_ref_find(
+					ref, topo, (enum sp_ref_rw)rw, qds[q],
+					(enum sp_ref_selector)sel);
+
+				if (!c || sp_ref_shares(c, s))
+					continue;
+				for (i = 0; i < c->n_paths; i++)
+					worst = fmax(worst, s[i] * (1 - s[i]));
+			}
+		}
+	return worst > 0 ? worst : 0.25;
+}
+
+static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+		     size_t t, uint64_t k, const int *qds, size_t nq,
+		     const char *unit, const char *base, int64_t runtime_s,
+		     const char *out)
+{
+	const char *topo = sp_repro_topologies[t];
+	char ktext[24], qtext[64] = "", dir[PATH_MAX], rt[24];
+	const char *up[] = { "up", topo, "--unit", unit, "--scale", ktext,
+			     "--calibrate", "--calibrate-base", base, NULL };
+	const char *down[] = { "down", NULL };
+	const char *run[16];
+	size_t q, qi, len = 0;
+	int rw, n, failed = 0, any;
+
+	snprintf(ktext, sizeof(ktext), "%" PRIu64, k);
+	snprintf(rt, sizeof(rt), "%" PRId64, runtime_s);
+	if (repro_slowpath(cmd_up, up))
+		return -EIO;
+	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
+		len = 0;
+		qtext[0] = '\0';
+		for (q = 0, any = 0; q < nq; q++) {
+			for (qi = 0; qi < SP_REPRO_N_QD; qi++)
+				if (sp_repro_iodepths[qi] == qds[q] &&
+				    plan->want[t][rw][qi])
+					break;
+			if (qi == SP_REPRO_N_QD)
+				continue;
+			len += (size_t)snprintf(qtext + len, sizeof(qtext) - len,
+						"%s%d", any ? "," : "", qds[q]);
+			any = 1;
+		}
+		if (!any)
+			continue;
+		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out,
+				      topo, sp_ref_rw_name(rw))) {
+			failed = 1;
+			break;
+		}
+		n = 0;
+		run[n++] = "run";
+		run[n++] = "--selectors"; run[n++] = "st,hst";
+		run[n++] = "--rw"; run[n++] = sp_ref_rw_name(rw);
+		run[n++] = "--iodepth"; run[n++] = qtext;
+		if (!cli->full) {
+			run[n++] = "--runtime"; run[n++] = rt;
+		}
+		run[n++] = "--out"; run[n++] = dir;
+		run[n] = NULL;
+		failed = repro_slowpath(cmd_run, run) != 0;
+	}
+	repro_slowpath(cmd_down, down);
+	return failed ? -EIO : 0;
+}
+
+int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
+		 uint64_t fixed_k, const char *out)
+{
+	struct sp_lab_capacity cap = { 0 };
+	struct sp_linfit fit;
+	char unit[32], base[32], path[PATH_MAX];
+	FILE *log;
+	size_t t, q;
+	int ret;
+
+	ret = sp_ref_calibrate(fit_ref, &fit);
+	if (ret)
+		return ret;
+	/* whole microseconds: what `up` reads back exactly */
+	sp_format_duration((int64_t)llround(fit.slope * 1000) * 1000, unit,
+			   sizeof(unit));
+	sp_format_duration((int64_t)llround(fit.base * 1000) * 1000, base,
+			   sizeof(base));
+	printf("scaled: published %.3f ms + %.3f ms x multiplier: unit %s, "
+	       "base %s, injected per path less this setup's own cost\n",
+	       fit.base, fit.slope, unit, base);
+	if (!fixed_k && (ret = capacity(out, &cap)))
+		return ret;
+	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
+		return -ENAMETOOLONG;
+	log = sp_outdir_fopen(path);
+	if (!log)
+		return -errno;
+	fprintf(log, "unit %s base %s\n", unit, base);
+	if (!fixed_k)
+		fprintf(log, "capacity %.0f IOPS at qd 32, CPU %.3f, own p50 "
+			"%.3f ms\n", cap.iops, cap.util,
+			(double)cap.own_ns / 1e6);
+	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
+		const struct sp_ref_topology *tp = sp_ref_topology(ref,
+			sp_repro_topologies[t]);
+		struct sp_scale_model m;
+		uint64_t k[SP_REPRO_N_QD] = { 0 }, done = 0;
+		double util[SP_REPRO_N_QD] = { 0 };
+		int rw, want[SP_REPRO_N_QD] = { 0 };
+
+		if (!sp_repro_plan_has_topology(plan, t) || !tp)
+			continue;
+		m.base_ns = fit.base * 1e6;
+		m.unit_ns = fit.slope * 1e6;
+		m.n_paths = tp->n_paths;
+		m.multiplier = tp->multiplier;
+		for (q = 0; q < SP_REPRO_N_QD; q++) {
+			for (rw = 0; rw < SP_REF_N_RW; rw++)
+				want[q] |= plan->want[t][rw][q];
+			if (!want[q])
+				continue;
+			k[q] = fixed_k;
+			if (!fixed_k && sp_scale_pick(&cap, &m, sp_repro_iodepths[q],
+						      SP_ENV_UTIL_MAX, &k[q],
+						      &util[q]))
+				sp_warn("reproduce: %s qd %d: no k keeps the CPU "
+					"under %.0f%%; using %" PRIu64,
+					sp_repro_topologies[t],
+					sp_repro_iodepths[q],
+					100 * SP_ENV_UTIL_MAX, k[q]);
+		}
+		/* one `up` per distinct k, its iodepths together */
+		for (q = 0; q < SP_REPRO_N_QD && !ret; q++) {
+			int qds[SP_REPRO_N_QD];
+			size_t nq = 0, r;
+			double pq, need = 0;
+			int64_t rt;
+
+			/* done: the k already run, each a power of two */
+			if (!want[q] || (done & k[q]))
+				continue;
+			done |= k[q];
+			for (r = q; r < SP_REPRO_N_QD; r++)
+				if (want[r] && k[r] == k[q])
+					qds[nq++] = sp_repro_iodepths[r];
+			pq = worst_pq(ref, sp_repro_topologies[t], qds, nq, plan, t);
+			for (r = 0; r < nq; r++)
+				need = fmax(need, sp_scale_runtime_for_se(&m, qds[r],
+					k[q], 0.5 - sqrt(0.25 - pq),
+					SP_ENV_SHARE_SE_MAX));
+			rt = (int64_t)ceil(need);
+			if (rt < cli->runtime_s)
+				rt = cli->runtime_s;
+			if (rt > cli->max_runtime_s)
+				rt = cli->max_runtime_s;
+			printf("reproduce: %s k=%" PRIu64 " for iodepth %d%s "
+			       "(predicted CPU %.0f%%), %" PRId64 " s per run "
+			       "(%.0f s for a 0.5 pp standard error)\n",
+			       sp_repro_topologies[t], k[q], qds[0],
+			       nq > 1 ? " and deeper" : "", 100 * util[q], rt,
+			       need);
+			fprintf(log, "%s k %" PRIu64 " qd", sp_repro_topologies[t],
+				k[q]);
+			for (r = 0; r < nq; r++)
+				fprintf(log, " %d", qds[r]);
+			fprintf(log, " predicted_cpu %.3f runtime %" PRId64
+				" runtime_for_se %.0f\n", util[q], rt, need);
+			fflush(log);
+			ret = run_group(cli, plan, t, k[q], qds, nq, unit, base,
+					rt, out);
+		}
+	}
+	fclose(log);
+	return ret;
+}
