@@ -19,6 +19,17 @@ int repro_slowpath(int (*cmd)(int, char **), const char *const *words);
 int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The title the report carries ("HST vs ST (2020)"). */
+extern const char *repro_experiment_title;
+
+/* OUT/report.md from the case files under OUT/runs; -EIO when a
+ * planned point was not measured. */
+int repro_write_report(const struct repro_cli *cli,
+		       const struct sp_repro_plan *plan,
+		       const struct sp_reference *ref, const char *out,
+		       const char *unit_text, int64_t elapsed_s,
+		       const char *mode, const char *host);
+
 /* The scaled reproduction: the lab's capacity measured (unless k is
  * given), k per (topology, iodepth), each group brought up with
  * --scale k --unit <the fit's slope> --calibrate --calibrate-base <the
