@@ -160,7 +160,7 @@ int cmd_up(int argc, char **argv)
 {
 	static struct sp_topo topo;
 	static struct sp_state existing;
-	struct up_cli cli;
+	struct up_cli cli = { 0 };	/* a bool without a default stays */
 	struct sp_up_opts o;
 	enum sp_selector kind;
 	char err[SP_BRINGUP_ERRLEN];

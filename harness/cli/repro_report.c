@@ -177,45 +177,69 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 	}
 }
 
+/* The cases of OUT/runs/TOPO-RW<suffix>, appended to *all, and their
+ * plots. 0 also when there are none; -ENOMEM. */
+static int load_runs(const char *out, const char *topo, const char *rw,
+		     const char *suffix, struct sp_case_result **all,
+		     size_t *n_all)
+{
+	struct sp_case_result *some, *grown;
+	char path[PATH_MAX];
+	size_t n;
+
+	if (repro_path_printf(path, sizeof(path), "%s/runs/%s-%s%s", out, topo,
+			      rw, suffix) ||
+	    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
+		return 0;
+	grown = realloc(*all, (*n_all + n) * sizeof(**all));
+	if (!grown) {
+		free(some);
+		return -ENOMEM;
+	}
+	*all = grown;
+	memcpy(*all + *n_all, some, n * sizeof(*some));
+	*n_all += n;
+	free(some);
+	if (!repro_path_printf(path, sizeof(path), "%s/plots/%s-%s%s", out, topo,
+			       rw, suffix) &&
+	    sp_plot_run(path, *all + *n_all - n, n, "st", "hst",
+			&sp_plot_exec_gnuplot))
+		sp_warn("reproduce: no plots for %s", path);
+	return 0;
+}
+
 int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 			const struct sp_reference *ref, const char *out,
 			const char *unit_text, int64_t elapsed_s, const char *mode,
 			const char *host)
 {
-	struct sp_case_result *all = NULL, *some;
-	size_t n_all = 0, n, t, q;
-	char path[PATH_MAX];
+	struct sp_case_result *all = NULL;
+	size_t n_all = 0, t, q;
+	char path[PATH_MAX], suffix[32] = "";
 	struct tally tally = { 0 };
-	int rw, ret;
+	int rw, ret, k;
 	FILE *md, *summary, *details;
 	char *summary_text = NULL, *details_text = NULL;
 	size_t summary_len = 0, details_len = 0;
 
 	if (!repro_path_printf(path, sizeof(path), "%s/plots", out))
 		mkdir(path, 0755);
-	for (t = 0; t < SP_REPRO_N_TOPOS; t++) {
-		for (rw = 0; rw < SP_REF_N_RW; rw++) {
-			if (repro_path_printf(path, sizeof(path), "%s/runs/%s-%s", out,
-					sp_repro_topologies[t], sp_ref_rw_name(rw)) ||
-			    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
-				continue;
-			struct sp_case_result *grown = realloc(all, (n_all + n) * sizeof(*all));
-			if (!grown) {
-				free(some);
-				free(all);
-				return -ENOMEM;
+	for (t = 0; t < SP_REPRO_N_TOPOS; t++)
+		for (rw = 0; rw < SP_REF_N_RW; rw++)
+			/* "" unscaled; "-kK" each k of a scaled reproduction */
+			for (k = 0; k <= 20; k++) {
+				if (k)
+					snprintf(suffix, sizeof(suffix), "-k%llu",
+						 1ULL << (k - 1));
+				ret = load_runs(out, sp_repro_topologies[t],
+						sp_ref_rw_name(rw), suffix, &all,
+						&n_all);
+				suffix[0] = '\0';
+				if (ret) {
+					free(all);
+					return ret;
+				}
 			}
-			all = grown;
-			memcpy(all + n_all, some, n * sizeof(*some));
-			n_all += n;
-			free(some);
-			if (!repro_path_printf(path, sizeof(path), "%s/plots/%s-%s", out,
-					 sp_repro_topologies[t], sp_ref_rw_name(rw)) &&
-			    sp_plot_run(path, all + n_all - n, n, "st", "hst",
-					&sp_plot_exec_gnuplot))
-				sp_warn("reproduce: no plots for %s", path);
-		}
-	}
 	md = repro_path_printf(path, sizeof(path), "%s/report.md", out) ? NULL :
 	     sp_outdir_fopen(path);
 	if (!md) {

@@ -13,6 +13,7 @@
 #include "harness/cli/repro_cli.h"
 #include "harness/measure/case_result.h"
 #include "harness/repro/repro_scale.h"
+#include "harness/run/run_exec.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +22,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The CPU's busy fraction over a few seconds with no I/O: what the
+ * setup burns by itself (a lab under a loaded host shows a lot). */
+static double idle_busy(unsigned int seconds)
+{
+	struct sp_cpustat a, b;
+	char *t0 = NULL, *t1 = NULL;
+	double busy = -1;
+
+	if (!sp_run_real_cpustat(NULL, &t0)) {
+		sleep(seconds);
+		if (!sp_run_real_cpustat(NULL, &t1) && !sp_cpustat_parse(t0, &a) &&
+		    !sp_cpustat_parse(t1, &b))
+			busy = sp_cpustat_busy(&a, &b);
+	}
+	free(t0);
+	free(t1);
+	return busy;
+}
 
 static int capacity(const char *out, struct sp_lab_capacity *cap)
 {
@@ -37,8 +58,11 @@ static int capacity(const char *out, struct sp_lab_capacity *cap)
 
 	if (repro_path_printf(dir, sizeof(dir), "%s/capacity", out))
 		return -ENAMETOOLONG;
+	double idle;
+
 	if (repro_slowpath(cmd_up, up))
 		return -EIO;
+	idle = idle_busy(5);
 	ret = repro_slowpath(cmd_run, run) ? -EIO : 0;
 	repro_slowpath(cmd_down, down);
 	if (!ret)
@@ -46,6 +70,7 @@ static int capacity(const char *out, struct sp_lab_capacity *cap)
 	if (ret)
 		return ret;
 	memset(cap, 0, sizeof(*cap));
+	cap->idle_util = idle > 0 ? idle : 0;
 	for (i = 0; i < n; i++) {
 		const struct sp_fio_dir *d = &cases[i].fio.dir[SP_FIO_READ];
 
@@ -59,9 +84,12 @@ static int capacity(const char *out, struct sp_lab_capacity *cap)
 	free(cases);
 	if (cap->iops <= 0 || cap->util <= 0 || cap->own_ns <= 0)
 		return -ENODATA;
-	printf("capacity: %.0f IOPS at iodepth 32 with the CPU %.0f%% busy; "
-	       "own cost p50 %.3f ms at iodepth 1\n", cap->iops,
-	       100 * cap->util, (double)cap->own_ns / 1e6);
+	if (cap->idle_util > cap->util)	/* noise: no I/O cost seen */
+		cap->idle_util = cap->util;
+	printf("capacity: %.0f IOPS at iodepth 32 with the CPU %.0f%% busy "
+	       "(%.0f%% with no I/O); own cost p50 %.3f ms at iodepth 1\n",
+	       cap->iops, 100 * cap->util, 100 * cap->idle_util,
+	       (double)cap->own_ns / 1e6);
 	return 0;
 }
 
@@ -130,8 +158,9 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 		}
 		if (!any)
 			continue;
-		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out,
-				      topo, sp_ref_rw_name(rw))) {
+		/* `run` keeps one run per folder: one per k */
+		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s-k%s", out,
+				      topo, sp_ref_rw_name(rw), ktext)) {
 			failed = 1;
 			break;
 		}
@@ -182,9 +211,9 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		return -errno;
 	fprintf(log, "unit %s base %s\n", unit, base);
 	if (!fixed_k)
-		fprintf(log, "capacity %.0f IOPS at qd 32, CPU %.3f, own p50 "
-			"%.3f ms\n", cap.iops, cap.util,
-			(double)cap.own_ns / 1e6);
+		fprintf(log, "capacity %.0f IOPS at qd 32, CPU %.3f (idle "
+			"%.3f), own p50 %.3f ms\n", cap.iops, cap.util,
+			cap.idle_util, (double)cap.own_ns / 1e6);
 	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
 		const struct sp_ref_topology *tp = sp_ref_topology(ref,
 			sp_repro_topologies[t]);

@@ -33,23 +33,35 @@ int sp_scale_pick(const struct sp_lab_capacity *cap,
 		  const struct sp_scale_model *m, int iodepth,
 		  double util_max, uint64_t *k, double *util)
 {
-	double slowest = 0;
-	uint64_t kk;
+	double slowest = 0, per_iops, io;
+	uint64_t kk, fallback = 0;
 	size_t i;
 
-	if (cap->iops <= 0 || cap->util <= 0 || !m->n_paths)
+	if (cap->iops <= 0 || cap->util <= 0 || !m->n_paths ||
+	    cap->idle_util < 0 || cap->idle_util > cap->util)
 		return -EINVAL;
+	/* the CPU a rate of I/O costs beyond what the idle setup burns */
+	per_iops = (cap->util - cap->idle_util) / cap->iops;
 	for (i = 0; i < m->n_paths; i++)
 		slowest = fmax(slowest, path_ns(m, i, 1));
 	for (kk = 1; kk <= SP_SCALE_MAX; kk <<= 1) {
+		int own_ok = (double)cap->own_ns <=
+			     SP_SCALE_OWN_MAX * fastest_ns(m, kk);
+
 		if (slowest * (double)kk > (double)SP_DELAY_MAX_NS)
 			break;
 		*k = kk;
-		*util = cap->util * sp_scale_predicted_iops(m, iodepth, kk) /
-			cap->iops;
-		if (*util <= util_max &&
-		    (double)cap->own_ns <= 0.5 * fastest_ns(m, kk))
+		io = per_iops * sp_scale_predicted_iops(m, iodepth, kk);
+		*util = cap->idle_util + io;
+		if (*util <= util_max && own_ok)
 			return 0;
+		if (!fallback && own_ok && io <= 0.1 * (1 - cap->idle_util))
+			fallback = kk;
+	}
+	if (fallback) {
+		*k = fallback;
+		*util = cap->idle_util + per_iops *
+			sp_scale_predicted_iops(m, iodepth, fallback);
 	}
 	return -ERANGE;
 }

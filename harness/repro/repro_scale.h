@@ -15,8 +15,14 @@
 struct sp_lab_capacity {
 	double iops;		/* at iodepth 32 */
 	double util;		/* CPU busy fraction at that rate */
+	double idle_util;	/* CPU busy fraction with no I/O at all */
 	int64_t own_ns;		/* p50 at iodepth 1: the setup's own cost */
 };
+
+/* The own cost may be at most this part of the fastest path's time:
+ * the injected delay carries the rest, and the own cost's noise (ms
+ * under a loaded host) stays small beside the whole. */
+#define SP_SCALE_OWN_MAX 0.1
 
 /* The published model of a path: k x (base + multiplier x unit). */
 struct sp_scale_model {
@@ -32,11 +38,13 @@ double sp_scale_predicted_iops(const struct sp_scale_model *m, int iodepth,
 			       uint64_t k);
 
 /* The smallest power of two k >= 1 such that (1) the predicted CPU use,
- * cap->util x predicted IOPS / cap->iops, is at most util_max and (2)
- * the own cost is at most half the fastest path's target (the injected
- * delay then carries the rest); within the 60 s bound on the slowest
- * path. 0 with *k and *util (the prediction), -ERANGE when no k fits
- * (then *k is the largest tried), -EINVAL for a bad capacity. */
+ * idle_util + (util - idle_util) x predicted IOPS / iops, is at most
+ * util_max and (2) the own cost is at most SP_SCALE_OWN_MAX of the
+ * fastest path's target; within the 60 s bound on the slowest path.
+ * 0 with *k and *util (the prediction). -ERANGE when no k fits: then
+ * *k is the smallest meeting (2) whose I/O adds at most a tenth of
+ * the idle headroom, or the largest tried. -EINVAL for a bad
+ * capacity. */
 int sp_scale_pick(const struct sp_lab_capacity *cap,
 		  const struct sp_scale_model *m, int iodepth,
 		  double util_max, uint64_t *k, double *util);

@@ -25,15 +25,15 @@ static struct sp_scale_model model(const double *m, size_t n)
 static void k_grows_with_iodepth(void **state)
 {
 	/* a lab that did 1200 IOPS at 95 % CPU, 2.5 ms per I/O of its own */
-	struct sp_lab_capacity cap = { 1200, 0.95, 2500000 };
+	struct sp_lab_capacity cap = { 1200, 0.95, 0, 2500000 };
 	struct sp_scale_model m = model(skew4, 4);
 	uint64_t k;
 	double util;
 
 	(void)state;
-	/* qd 1: the own cost decides: 2.5 ms <= half of k x 1.527 ms */
+	/* qd 1: the own cost decides: 2.5 ms <= a tenth of k x 1.527 ms */
 	assert_int_equal(sp_scale_pick(&cap, &m, 1, 0.5, &k, &util), 0);
-	assert_int_equal(k, 4);
+	assert_int_equal(k, 32);
 	assert_true(util <= 0.5);
 	/* qd 32: 32 / (k x 1.527 ms) IOPS at 0.95/1200 CPU each: 16.6 / k
 	 * <= 0.5 needs k >= 33.2 */
@@ -44,14 +44,14 @@ static void k_grows_with_iodepth(void **state)
 	assert_int_equal(k, 128);
 	/* a native host with headroom: k = 1 */
 	cap.iops = 200000;
-	cap.own_ns = 200000;
+	cap.own_ns = 100000;
 	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), 0);
 	assert_int_equal(k, 1);
 }
 
 static void no_k_fits_within_the_bound(void **state)
 {
-	struct sp_lab_capacity cap = { 0.001, 1, 1000 };
+	struct sp_lab_capacity cap = { 0.001, 1, 0, 1000 };
 	struct sp_scale_model m = model(u10, 10);
 	uint64_t k;
 	double util;
@@ -62,6 +62,30 @@ static void no_k_fits_within_the_bound(void **state)
 	assert_true(k * 11592000.0 <= 60e9);
 	cap.iops = 0;
 	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), -EINVAL);
+}
+
+/* A guest that is busy with no I/O at all (the lab under a loaded
+ * host): only the I/O's part shrinks with k. */
+static void idle_busy_guest(void **state)
+{
+	struct sp_lab_capacity cap = { 543, 0.81, 0.70, 4424000 };
+	struct sp_scale_model m = model(skew4, 4);
+	uint64_t k;
+	double util;
+
+	(void)state;
+	/* 0.11 / 543 per IOPS; qd 32 asks 20956 / k IOPS: 4.25 / k more
+	 * CPU, at most 0.05 from k = 85 */
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.75, &k, &util), 0);
+	assert_int_equal(k, 128);
+	assert_true(util > 0.70 && util <= 0.75);
+	/* under 50 % is out of reach: the smallest k whose I/O adds at most
+	 * a tenth of the headroom (0.03): k >= 142 */
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k, &util), -ERANGE);
+	assert_int_equal(k, 256);
+	assert_true(util > 0.70 && util < 0.73);
+	cap.idle_util = 0.9;	/* idle above the rate's own: not a capacity */
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k, &util), -EINVAL);
 }
 
 static void run_length_for_the_standard_error(void **state)
@@ -88,6 +112,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(k_grows_with_iodepth),
 		cmocka_unit_test(no_k_fits_within_the_bound),
+		cmocka_unit_test(idle_busy_guest),
 		cmocka_unit_test(run_length_for_the_standard_error),
 	};
 
