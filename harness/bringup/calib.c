@@ -43,20 +43,29 @@ size_t sp_calib_step(struct sp_calib_path *p, size_t n, double tol,
 	return off;
 }
 
-/* fio on every path's disk in turn (stonewall), one JSON. */
+unsigned int sp_calib_runtime_s(int64_t target_ns, unsigned int min_s)
+{
+	double s = ceil(SP_CALIB_SAMPLES * (double)target_ns / 1e9);
+
+	if (s < min_s)
+		s = min_s;
+	return s > SP_CALIB_RUNTIME_MAX ? SP_CALIB_RUNTIME_MAX : (unsigned int)s;
+}
+
+/* fio on every path's disk in turn (stonewall), one JSON; each path
+ * long enough for its p50 to rest on SP_CALIB_SAMPLES I/Os. */
 static int measure(const struct sp_sys_ops *ops, const struct sp_state *st,
 		   unsigned int runtime_s, struct sp_calib_path *cp,
 		   char *err, size_t errlen)
 {
 	static char out[1 << 20];
 	static char names[SP_TOPO_MAX_PATHS][32], files[SP_TOPO_MAX_PATHS][48];
-	const char *argv[16 + 3 * SP_TOPO_MAX_PATHS];
-	char rt[32];
+	static char rts[SP_TOPO_MAX_PATHS][32];
+	const char *argv[16 + 4 * SP_TOPO_MAX_PATHS];
 	struct sp_fio_result r;
 	size_t i, n = 0;
 	int ret;
 
-	snprintf(rt, sizeof(rt), "--runtime=%u", runtime_s);
 	argv[n++] = "fio";
 	argv[n++] = "--output-format=json";
 	argv[n++] = "--ioengine=libaio";
@@ -65,14 +74,16 @@ static int measure(const struct sp_sys_ops *ops, const struct sp_state *st,
 	argv[n++] = "--bs=4k";
 	argv[n++] = "--iodepth=1";
 	argv[n++] = "--time_based";
-	argv[n++] = rt;
 	for (i = 0; i < st->npaths; i++) {
 		snprintf(names[i], sizeof(names[i]), "--name=p%u",
 			 st->paths[i].index);
 		snprintf(files[i], sizeof(files[i]), "--filename=/dev/%s",
 			 st->paths[i].disk);
+		snprintf(rts[i], sizeof(rts[i]), "--runtime=%u",
+			 sp_calib_runtime_s(cp[i].target_ns, runtime_s));
 		argv[n++] = names[i];
 		argv[n++] = files[i];
+		argv[n++] = rts[i];
 		argv[n++] = "--stonewall";
 	}
 	argv[n] = NULL;

@@ -13,6 +13,11 @@
 #include "harness/bringup/bringup.h"
 
 #define SP_CALIB_TOLERANCE 0.03	/* +-3 % of the target */
+/* I/Os a path's p50 rests on, and the most seconds spent per path and
+ * round to get them: with tens of ms per I/O a fixed few seconds gave
+ * p50s that wandered 5 % round to round in the lab. */
+#define SP_CALIB_SAMPLES 150
+#define SP_CALIB_RUNTIME_MAX 30
 
 struct sp_calib_path {
 	int64_t target_ns;	/* the p50 wanted */
@@ -30,10 +35,14 @@ double sp_calib_residual(const struct sp_calib_path *p);
 size_t sp_calib_step(struct sp_calib_path *p, size_t n, double tol,
 		     int *changed);
 
+/* Seconds of fio for SP_CALIB_SAMPLES I/Os at iodepth 1 of target_ns
+ * each, at least min_s, at most SP_CALIB_RUNTIME_MAX. */
+unsigned int sp_calib_runtime_s(int64_t target_ns, unsigned int min_s);
+
 struct sp_calib_opts {
 	int64_t base_ns;	/* added to every path's delay, before k */
 	unsigned int rounds;	/* measurements at most */
-	unsigned int runtime_s;	/* fio seconds per path per round */
+	unsigned int runtime_s;	/* least fio seconds per path per round */
 };
 
 /* Targets k x base + the path's planned delay (already x k); injects

@@ -60,7 +60,7 @@ static const struct sp_opt up_table[] = {
 	  .help = "measurements at most" },
 	{ .name = "calibrate-runtime", .type = SP_OPT_INT,
 	  .offset = U(calib_runtime_s), .def = "3", .min = 1, .max = 60,
-	  .help = "fio seconds per path per measurement" },
+	  .help = "least fio seconds per path per measurement (more for 150 I/Os)" },
 	{ .name = "base_weight", .type = SP_OPT_INT, .offset = U(base_weight),
 	  .def = "-1", .min = -1, .max = 1023,
 	  .help = "HST: history weight, 0..1023 (-1: kernel default)" },

@@ -47,7 +47,7 @@ static const struct sp_opt repro_table[] = {
 	  "error wants longer" },
 	{ .name = "scale", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, scale),
-	  .help = "auto|K: every delay and the published base times k, "
+	  .help = "auto|K|none: every delay and the published base times k, "
 	  "calibrated closed loop (default: auto in the lab, none natively)" },
 	{ .name = "unit", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, unit),
@@ -266,8 +266,9 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 			    mode, host);
 }
 
-/* --scale: 0 none (the unit calibrated as before), 1 auto; *k the
- * fixed k or 0. The lab defaults to auto, a native host to none. */
+/* --scale: *scaled 0 for none (the unit calibrated from the setup's
+ * base as before), else auto or a fixed k (*k, 0 for auto). Without
+ * it the lab takes auto, a native host none. */
 static int parse_scale(const char *text, int *scaled, uint64_t *k)
 {
 	int64_t v;
@@ -280,6 +281,10 @@ static int parse_scale(const char *text, int *scaled, uint64_t *k)
 	}
 	if (!strcmp(text, "auto"))
 		return 0;
+	if (!strcmp(text, "none")) {
+		*scaled = 0;
+		return 0;
+	}
 	if (sp_parse_int64(text, 1, 1 << 20, &v) || (v & (v - 1)))
 		return -EINVAL;
 	*k = (uint64_t)v;
@@ -336,7 +341,7 @@ int cmd_reproduce(int argc, char **argv)
 		return SP_EXIT_USAGE;
 	}
 	if (parse_scale(cli.scale, &scaled, &fixed_k)) {
-		sp_err("reproduce: bad --scale '%s': auto or a power of two",
+		sp_err("reproduce: bad --scale '%s': auto, none or a power of two",
 		       cli.scale);
 		return SP_EXIT_USAGE;
 	}

@@ -84,12 +84,24 @@ static void never_below_zero_nor_over_the_bound(void **state)
 	assert_true(sp_calib_residual(&p[0]) > 0.99);
 }
 
+static void runtime_for_enough_samples(void **state)
+{
+	(void)state;
+	/* 150 I/Os of 12.2 ms: 1.8 s, so the least asked for */
+	assert_int_equal(sp_calib_runtime_s(12216000, 3), 3);
+	/* of 113 ms: 17 s */
+	assert_int_equal(sp_calib_runtime_s(113280000, 3), 17);
+	assert_int_equal(sp_calib_runtime_s(2 * SP_NSEC_PER_SEC, 3),
+			 SP_CALIB_RUNTIME_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(own_cost_is_paid_out_of_the_delay),
 		cmocka_unit_test(within_tolerance_is_left_alone),
 		cmocka_unit_test(never_below_zero_nor_over_the_bound),
+		cmocka_unit_test(runtime_for_enough_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
