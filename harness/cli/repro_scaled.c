@@ -43,52 +43,81 @@ static double idle_busy(unsigned int seconds)
 	return busy;
 }
 
+/* The cases of one `run` into cap's points; the iodepth-1 one with
+ * nothing injected gives the own cost. */
+static int add_points(const char *dir, int zero_delay,
+		      struct sp_lab_capacity *cap)
+{
+	struct sp_case_result *cases = NULL;
+	size_t n = 0, i;
+	int ret = sp_case_load_dir(dir, &cases, &n);
+
+	for (i = 0; !ret && i < n; i++) {
+		const struct sp_fio_dir *d = &cases[i].fio.dir[SP_FIO_READ];
+
+		if (zero_delay && cases[i].iodepth == 1)
+			cap->own_ns = (int64_t)llround(d->clat_p50_us * 1000);
+		if (cap->n < SP_CAPACITY_MAX_POINTS && cases[i].env.cpu_util > 0) {
+			cap->iops[cap->n] = d->iops;
+			cap->util[cap->n++] = cases[i].env.cpu_util;
+		}
+	}
+	free(cases);
+	return ret;
+}
+
+/* base1 with nothing injected at iodepth 1 and 32 (the own cost, and
+ * the rate the setup saturates at), then with 40 ms injected at
+ * iodepth 2 and 8 (low rates): CPU against rate, fitted. */
 static int capacity(const char *out, struct sp_lab_capacity *cap)
 {
 	const char *up[] = { "up", "topologies/base1.ini", "--scale", "1",
 			     NULL };
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], dir2[PATH_MAX];
 	const char *run[] = { "run", "--selectors", "st", "--rw", "randread",
 			      "--iodepth", "1,32", "--runtime", "6", "--out",
 			      dir, NULL };
+	const char *delay[] = { "delay", "set", "a", "40ms", NULL };
+	const char *run2[] = { "run", "--selectors", "st", "--rw", "randread",
+			       "--iodepth", "2,8", "--runtime", "8", "--out",
+			       dir2, NULL };
 	const char *down[] = { "down", NULL };
-	struct sp_case_result *cases = NULL;
-	size_t n = 0, i;
+	double idle;
+	size_t i;
 	int ret;
 
-	if (repro_path_printf(dir, sizeof(dir), "%s/capacity", out))
+	if (repro_path_printf(dir, sizeof(dir), "%s/capacity", out) ||
+	    repro_path_printf(dir2, sizeof(dir2), "%s/capacity-40ms", out))
 		return -ENAMETOOLONG;
-	double idle;
-
 	if (repro_slowpath(cmd_up, up))
 		return -EIO;
 	idle = idle_busy(5);
 	ret = repro_slowpath(cmd_run, run) ? -EIO : 0;
-	repro_slowpath(cmd_down, down);
 	if (!ret)
-		ret = sp_case_load_dir(dir, &cases, &n);
+		ret = repro_slowpath(cmd_delay, delay) ? -EIO : 0;
+	if (!ret)
+		ret = repro_slowpath(cmd_run, run2) ? -EIO : 0;
+	repro_slowpath(cmd_down, down);
 	if (ret)
 		return ret;
 	memset(cap, 0, sizeof(*cap));
 	cap->idle_util = idle > 0 ? idle : 0;
-	for (i = 0; i < n; i++) {
-		const struct sp_fio_dir *d = &cases[i].fio.dir[SP_FIO_READ];
-
-		if (cases[i].iodepth == 1)
-			cap->own_ns = (int64_t)llround(d->clat_p50_us * 1000);
-		else {
-			cap->iops = d->iops;
-			cap->util = cases[i].env.cpu_util;
-		}
-	}
-	free(cases);
-	if (cap->iops <= 0 || cap->util <= 0 || cap->own_ns <= 0)
+	ret = add_points(dir, 1, cap);
+	if (!ret)
+		ret = add_points(dir2, 0, cap);
+	if (ret)
+		return ret;
+	for (i = 0; i < cap->n; i++)	/* noise: no I/O cost seen */
+		if (cap->idle_util >= cap->util[i])
+			cap->idle_util = 0;
+	if (cap->own_ns <= 0 || sp_capacity_fit(cap))
 		return -ENODATA;
-	if (cap->idle_util > cap->util)	/* noise: no I/O cost seen */
-		cap->idle_util = cap->util;
-	printf("capacity: %.0f IOPS at iodepth 32 with the CPU %.0f%% busy "
-	       "(%.0f%% with no I/O); own cost p50 %.3f ms at iodepth 1\n",
-	       cap->iops, 100 * cap->util, 100 * cap->idle_util,
+	for (i = 0; i < cap->n; i++)
+		printf("capacity: %.0f IOPS with the CPU %.0f%% busy\n",
+		       cap->iops[i], 100 * cap->util[i]);
+	printf("capacity: %.0f%% busy with no I/O; CPU = idle + %.4g x "
+	       "IOPS^%.2f; own cost p50 %.3f ms at iodepth 1\n",
+	       100 * cap->idle_util, cap->a, cap->b,
 	       (double)cap->own_ns / 1e6);
 	return 0;
 }
@@ -210,10 +239,14 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 	if (!log)
 		return -errno;
 	fprintf(log, "unit %s base %s\n", unit, base);
-	if (!fixed_k)
-		fprintf(log, "capacity %.0f IOPS at qd 32, CPU %.3f (idle "
-			"%.3f), own p50 %.3f ms\n", cap.iops, cap.util,
-			cap.idle_util, (double)cap.own_ns / 1e6);
+	if (!fixed_k) {
+		for (q = 0; q < cap.n; q++)
+			fprintf(log, "capacity %.0f IOPS CPU %.3f\n",
+				cap.iops[q], cap.util[q]);
+		fprintf(log, "capacity idle %.3f fit CPU = idle + %.4g x "
+			"IOPS^%.3f, own p50 %.3f ms\n", cap.idle_util, cap.a,
+			cap.b, (double)cap.own_ns / 1e6);
+	}
 	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
 		const struct sp_ref_topology *tp = sp_ref_topology(ref,
 			sp_repro_topologies[t]);
@@ -248,6 +281,7 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 			int qds[SP_REPRO_N_QD];
 			size_t nq = 0, r;
 			double pq, need = 0;
+			char pred[48];
 			int64_t rt;
 
 			/* done: the k already run, each a power of two */
@@ -267,12 +301,16 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 				rt = cli->runtime_s;
 			if (rt > cli->max_runtime_s)
 				rt = cli->max_runtime_s;
+			if (fixed_k)
+				snprintf(pred, sizeof(pred), "given");
+			else
+				snprintf(pred, sizeof(pred), "predicted CPU "
+					 "%.0f%%", 100 * util[q]);
 			printf("reproduce: %s k=%" PRIu64 " for iodepth %d%s "
-			       "(predicted CPU %.0f%%), %" PRId64 " s per run "
-			       "(%.0f s for a 0.5 pp standard error)\n",
-			       sp_repro_topologies[t], k[q], qds[0],
-			       nq > 1 ? " and deeper" : "", 100 * util[q], rt,
-			       need);
+			       "(%s), %" PRId64 " s per run (%.0f s for a 0.5 "
+			       "pp standard error)\n", sp_repro_topologies[t],
+			       k[q], qds[0], nq > 1 ? " and deeper" : "", pred,
+			       rt, need);
 			fprintf(log, "%s k %" PRIu64 " qd", sp_repro_topologies[t],
 				k[q]);
 			for (r = 0; r < nq; r++)

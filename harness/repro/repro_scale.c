@@ -29,19 +29,48 @@ double sp_scale_predicted_iops(const struct sp_scale_model *m, int iodepth,
 	return (double)iodepth / fastest_ns(m, k) * 1e9;
 }
 
+int sp_capacity_fit(struct sp_lab_capacity *cap)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, x, y, n = 0;
+	size_t i;
+
+	for (i = 0; i < cap->n && i < SP_CAPACITY_MAX_POINTS; i++) {
+		if (cap->iops[i] <= 0 || cap->util[i] <= cap->idle_util)
+			continue;
+		x = log(cap->iops[i]);
+		y = log(cap->util[i] - cap->idle_util);
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+		n++;
+	}
+	if (!n)
+		return -EINVAL;
+	cap->b = n > 1 && n * sxx - sx * sx > 1e-12
+			 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 1;
+	cap->b = fmin(1, fmax(0.2, cap->b));
+	/* the intercept for the clamped slope */
+	cap->a = exp((sy - cap->b * sx) / n);
+	return 0;
+}
+
+double sp_capacity_util(const struct sp_lab_capacity *cap, double iops)
+{
+	return cap->idle_util + cap->a * pow(iops, cap->b);
+}
+
 int sp_scale_pick(const struct sp_lab_capacity *cap,
 		  const struct sp_scale_model *m, int iodepth,
 		  double util_max, uint64_t *k, double *util)
 {
-	double slowest = 0, per_iops, io;
+	double slowest = 0, io;
 	uint64_t kk, fallback = 0;
 	size_t i;
 
-	if (cap->iops <= 0 || cap->util <= 0 || !m->n_paths ||
-	    cap->idle_util < 0 || cap->idle_util > cap->util)
+	if (!m->n_paths || cap->idle_util < 0 || cap->idle_util >= 1 ||
+	    cap->a <= 0 || cap->b <= 0)
 		return -EINVAL;
-	/* the CPU a rate of I/O costs beyond what the idle setup burns */
-	per_iops = (cap->util - cap->idle_util) / cap->iops;
 	for (i = 0; i < m->n_paths; i++)
 		slowest = fmax(slowest, path_ns(m, i, 1));
 	for (kk = 1; kk <= SP_SCALE_MAX; kk <<= 1) {
@@ -51,8 +80,9 @@ int sp_scale_pick(const struct sp_lab_capacity *cap,
 		if (slowest * (double)kk > (double)SP_DELAY_MAX_NS)
 			break;
 		*k = kk;
-		io = per_iops * sp_scale_predicted_iops(m, iodepth, kk);
-		*util = cap->idle_util + io;
+		*util = sp_capacity_util(cap, sp_scale_predicted_iops(m, iodepth,
+								      kk));
+		io = *util - cap->idle_util;
 		if (*util <= util_max && own_ok)
 			return 0;
 		if (!fallback && own_ok && io <= 0.1 * (1 - cap->idle_util))
@@ -60,8 +90,8 @@ int sp_scale_pick(const struct sp_lab_capacity *cap,
 	}
 	if (fallback) {
 		*k = fallback;
-		*util = cap->idle_util + per_iops *
-			sp_scale_predicted_iops(m, iodepth, fallback);
+		*util = sp_capacity_util(cap, sp_scale_predicted_iops(m,
+							iodepth, fallback));
 	}
 	return -ERANGE;
 }

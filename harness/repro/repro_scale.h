@@ -11,13 +11,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What the setup did on one path with nothing injected. */
+#define SP_CAPACITY_MAX_POINTS 8
+
+/* What the setup did on one path: CPU busy fraction at a few rates of
+ * I/O. In the lab the CPU an I/O costs falls as the rate rises (25% at
+ * 15 IOPS, 80% at 480), so the rates span low to saturated and the
+ * model is a power law fitted to them (sp_capacity_fit). */
 struct sp_lab_capacity {
-	double iops;		/* at iodepth 32 */
-	double util;		/* CPU busy fraction at that rate */
+	size_t n;
+	double iops[SP_CAPACITY_MAX_POINTS];
+	double util[SP_CAPACITY_MAX_POINTS];
 	double idle_util;	/* CPU busy fraction with no I/O at all */
-	int64_t own_ns;		/* p50 at iodepth 1: the setup's own cost */
+	int64_t own_ns;		/* p50 at iodepth 1, nothing injected */
+	/* util = idle_util + a x IOPS^b, from sp_capacity_fit */
+	double a, b;
 };
+
+/* Least squares of log(util - idle) on log(IOPS) over the points; b
+ * kept in 0.2..1 (one point: b = 1, the CPU proportional to the rate).
+ * 0, or -EINVAL with no usable point. */
+int sp_capacity_fit(struct sp_lab_capacity *cap);
+double sp_capacity_util(const struct sp_lab_capacity *cap, double iops);
 
 /* The own cost may be at most this part of the fastest path's time:
  * the injected delay carries the rest, and the own cost's noise (ms
@@ -38,7 +52,7 @@ double sp_scale_predicted_iops(const struct sp_scale_model *m, int iodepth,
 			       uint64_t k);
 
 /* The smallest power of two k >= 1 such that (1) the predicted CPU use,
- * idle_util + (util - idle_util) x predicted IOPS / iops, is at most
+ * sp_capacity_util at the predicted IOPS (cap fitted), is at most
  * util_max and (2) the own cost is at most SP_SCALE_OWN_MAX of the
  * fastest path's target; within the 60 s bound on the slowest path.
  * 0 with *k and *util (the prediction). -ERANGE when no k fits: then

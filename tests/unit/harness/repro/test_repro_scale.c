@@ -22,15 +22,28 @@ static struct sp_scale_model model(const double *m, size_t n)
 	return s;
 }
 
+/* One point: the CPU proportional to the rate. */
+static struct sp_lab_capacity linear(double iops, double util, double idle,
+				     int64_t own_ns)
+{
+	struct sp_lab_capacity c = { .n = 1, .iops = { iops },
+				     .util = { util }, .idle_util = idle,
+				     .own_ns = own_ns };
+
+	assert_int_equal(sp_capacity_fit(&c), 0);
+	return c;
+}
+
 static void k_grows_with_iodepth(void **state)
 {
 	/* a lab that did 1200 IOPS at 95 % CPU, 2.5 ms per I/O of its own */
-	struct sp_lab_capacity cap = { 1200, 0.95, 0, 2500000 };
+	struct sp_lab_capacity cap = linear(1200, 0.95, 0, 2500000);
 	struct sp_scale_model m = model(skew4, 4);
 	uint64_t k;
 	double util;
 
 	(void)state;
+	assert_float_equal(cap.b, 1, 1e-12);
 	/* qd 1: the own cost decides: 2.5 ms <= a tenth of k x 1.527 ms */
 	assert_int_equal(sp_scale_pick(&cap, &m, 1, 0.5, &k, &util), 0);
 	assert_int_equal(k, 32);
@@ -43,15 +56,40 @@ static void k_grows_with_iodepth(void **state)
 	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), 0);
 	assert_int_equal(k, 128);
 	/* a native host with headroom: k = 1 */
-	cap.iops = 200000;
-	cap.own_ns = 100000;
+	cap = linear(200000, 0.5, 0, 100000);
 	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), 0);
 	assert_int_equal(k, 1);
 }
 
+/* The lab as measured: the CPU per I/O falls as the rate rises. */
+static void power_law_from_the_lab(void **state)
+{
+	struct sp_lab_capacity cap = {
+		.n = 4, .iops = { 15, 44, 132, 484 },
+		.util = { 0.18, 0.35, 0.57, 0.83 }, .idle_util = 0.001,
+		.own_ns = 4424000,
+	};
+	struct sp_scale_model m = model(skew4, 4);
+	uint64_t k;
+	double util;
+
+	(void)state;
+	assert_int_equal(sp_capacity_fit(&cap), 0);
+	assert_true(cap.b > 0.4 && cap.b < 0.6);
+	assert_float_equal(sp_capacity_util(&cap, 132), 0.57, 0.06);
+	/* qd 32 at k = 128 asks 164 IOPS: over half the CPU; k = 256 */
+	assert_true(sp_capacity_util(&cap, 164) > 0.5);
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k, &util), 0);
+	assert_int_equal(k, 256);
+	/* nothing usable */
+	cap.n = 1;
+	cap.util[0] = 0.0001;
+	assert_int_equal(sp_capacity_fit(&cap), -EINVAL);
+}
+
 static void no_k_fits_within_the_bound(void **state)
 {
-	struct sp_lab_capacity cap = { 0.001, 1, 0, 1000 };
+	struct sp_lab_capacity cap = linear(0.001, 1, 0, 1000);
 	struct sp_scale_model m = model(u10, 10);
 	uint64_t k;
 	double util;
@@ -60,7 +98,7 @@ static void no_k_fits_within_the_bound(void **state)
 	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), -ERANGE);
 	/* u10's slowest path, 11.6 ms, times k stays within 60 s */
 	assert_true(k * 11592000.0 <= 60e9);
-	cap.iops = 0;
+	cap.a = 0;
 	assert_int_equal(sp_scale_pick(&cap, &m, 64, 0.5, &k, &util), -EINVAL);
 }
 
@@ -68,7 +106,7 @@ static void no_k_fits_within_the_bound(void **state)
  * host): only the I/O's part shrinks with k. */
 static void idle_busy_guest(void **state)
 {
-	struct sp_lab_capacity cap = { 543, 0.81, 0.70, 4424000 };
+	struct sp_lab_capacity cap = linear(543, 0.81, 0.70, 4424000);
 	struct sp_scale_model m = model(skew4, 4);
 	uint64_t k;
 	double util;
@@ -84,8 +122,6 @@ static void idle_busy_guest(void **state)
 	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k, &util), -ERANGE);
 	assert_int_equal(k, 256);
 	assert_true(util > 0.70 && util < 0.73);
-	cap.idle_util = 0.9;	/* idle above the rate's own: not a capacity */
-	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k, &util), -EINVAL);
 }
 
 static void run_length_for_the_standard_error(void **state)
@@ -111,6 +147,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(k_grows_with_iodepth),
+		cmocka_unit_test(power_law_from_the_lab),
 		cmocka_unit_test(no_k_fits_within_the_bound),
 		cmocka_unit_test(idle_busy_guest),
 		cmocka_unit_test(run_length_for_the_standard_error),
