@@ -18,6 +18,9 @@
  * p50s that wandered 5 % round to round in the lab. */
 #define SP_CALIB_SAMPLES 150
 #define SP_CALIB_RUNTIME_MAX 30
+/* At most this many I/Os per second over all paths at iodepth 1 each
+ * (the lab's CPU: ~10 % at 15 IOPS), the paths are measured at once. */
+#define SP_CALIB_TOGETHER_IOPS 30
 
 struct sp_calib_path {
 	int64_t target_ns;	/* the p50 wanted */
