@@ -113,6 +113,9 @@ struct sp_up_opts {
 	int has_mech;
 	enum sp_mech mech;
 	int64_t unit_ns;		/* <= 0: the topology's */
+	/* k: every delay (store and wire, jitter too) times k, a power of
+	 * two; 0 or 1: none. Each scaled delay must stay within 60 s. */
+	uint64_t scale;
 	char tag[8];			/* 4 hex digits; names everything */
 	const char *backing_dir;	/* NULL: SP_BACKING_DIR */
 	/* seconds to wait for a tgtd / for disks after login */
@@ -200,6 +203,14 @@ int sp_bringup_pid_ours(const struct sp_sys_ops *ops, pid_t pid,
 /* The start time of a process just spawned, 0 when unknown. */
 unsigned long long sp_bringup_pid_start(const struct sp_sys_ops *ops,
 					pid_t pid);
+/* HST for delays scaled by k: dm-historical-service-time loaded with
+ * bucket_shift 24 + log2 k (lab/hst_info.h). Loaded with another shift
+ * and unused: reloaded; in use: -EBUSY. Not loadable: -ENOENT when
+ * k > 1, else 0 with *loaded 0 (nothing asked for it). *shift is what
+ * is loaded. err says why on failure. */
+int sp_bringup_hst_ensure(const struct sp_sys_ops *ops, uint64_t k,
+			  int *loaded, unsigned int *shift, char *err,
+			  size_t errlen);
 
 /* Shared helpers of the bring-up files. */
 int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,

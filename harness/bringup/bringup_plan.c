@@ -40,6 +40,50 @@ static void iqn_safe(const char *in, char *out, size_t len)
 	out[i] = '\0';
 }
 
+/* k times every delay, each part within the 60 s one command may be
+ * held (the store's read/write plus the wire's, jitter included). */
+static int scale_delays(const struct sp_topo *t, uint64_t k,
+			struct sp_topo_resolved_path *rp, char *err,
+			size_t errlen)
+{
+	char a[32], b[32];
+	size_t i;
+
+	if (k <= 1)
+		return 0;
+	if (k & (k - 1))
+		return sp_errf(err, errlen, -EINVAL, "scale %llu is not a "
+			     "power of two", (unsigned long long)k);
+	for (i = 0; i < t->npaths; i++) {
+		struct sp_topo_resolved_path *r = &rp[i];
+		int64_t store = r->backend_read_ns > r->backend_write_ns
+					? r->backend_read_ns
+					: r->backend_write_ns;
+		double worst = ((double)store + (double)r->backend_jitter_ns +
+				(double)r->netem_delay_ns +
+				(double)r->netem_jitter_ns) * (double)k;
+		double plain = (double)store + (double)r->netem_delay_ns;
+
+		if (worst > (double)SP_DELAY_MAX_NS)
+			return sp_errf(err, errlen, -ERANGE, "path %s: %s "
+				     "(with jitter %s) scaled by %llu is over "
+				     "60s, the most one command may be held: "
+				     "use a smaller --scale", r->label,
+				     sp_format_duration((int64_t)plain, a,
+							sizeof(a)),
+				     sp_format_duration(r->backend_jitter_ns +
+							r->netem_jitter_ns, b,
+							sizeof(b)),
+				     (unsigned long long)k);
+		r->backend_read_ns *= (int64_t)k;
+		r->backend_write_ns *= (int64_t)k;
+		r->backend_jitter_ns *= (int64_t)k;
+		r->netem_delay_ns *= (int64_t)k;
+		r->netem_jitter_ns *= (int64_t)k;
+	}
+	return 0;
+}
+
 int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		    const char *state_dir, struct sp_state *st, char *err,
 		    size_t errlen)
@@ -64,6 +108,8 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		for (i = 0; i < t.npaths; i++)
 			t.paths[i].mech = o->mech;
 	ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
+	if (!ret)
+		ret = scale_delays(&t, o->scale, rp, err, errlen);
 	if (ret)
 		return ret;
 
@@ -97,6 +143,7 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 			     strpbrk(st->backing, " \t\n") ? st->backing
 							    : st->topo_file);
 	st->size_bytes = t.size_bytes;
+	st->scale = o->scale > 1 ? o->scale : 1;
 	st->sel = o->has_selector ? o->sel : t.selector;
 
 	st->npaths = t.npaths;

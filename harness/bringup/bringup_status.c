@@ -9,6 +9,7 @@
 
 #include "common/strbuf.h"
 #include "common/units.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -51,6 +52,20 @@ static void trim(char *s)
 		s[--n] = '\0';
 }
 
+/* Which HST is loaded: what the runs under this journal will use. */
+static void gather_hst(const struct sp_sys_ops *ops, struct sp_status *s)
+{
+	struct sp_hst_info info;
+	char text[32];
+	int has = !ops->read_file(ops->ctx, SP_HST_SYS_BUCKET_SHIFT, text,
+				  sizeof(text));
+
+	if (sp_hst_info_parse(ops->exists(ops->ctx, SP_HST_SYS_MODULE),
+			      has ? text : NULL, &info) ||
+	    sp_hst_info_label(&info, s->hst, sizeof(s->hst)))
+		snprintf(s->hst, sizeof(s->hst), "not loaded");
+}
+
 int sp_status_gather(const struct sp_sys_ops *ops, const struct sp_state *st,
 		     struct sp_status *s)
 {
@@ -58,6 +73,7 @@ int sp_status_gather(const struct sp_sys_ops *ops, const struct sp_state *st,
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
+	gather_hst(ops, s);
 	s->st = st;
 	for (i = 0; i < st->npaths; i++) {
 		struct sp_status_path *sp = &s->paths[i];
@@ -166,6 +182,13 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 	buf[0] = '\0';
 	sp_strbuf_printf(&o, "topology %s (%s) tag %s, %s\n", st->topology, st->topo_file,
 	     st->tag, st->complete ? "up" : "INCOMPLETE: run slowpath down");
+	/* only when scaled or calibrated: unscaled status reads as before */
+	if (st->scale > 1 || (s->hst[0] && strcmp(s->hst, "stock")))
+		sp_strbuf_printf(&o, "scale k=%llu (every delay x %llu), "
+				 "historical-service-time: %s\n",
+				 (unsigned long long)st->scale,
+				 (unsigned long long)st->scale,
+				 s->hst[0] ? s->hst : "?");
 	human_size(st->sectors ? st->sectors * 512 : st->size_bytes, size,
 		   sizeof(size));
 	sp_strbuf_printf(&o, "%s (%s) %s %s,%s\n", st->map_name, st->map_uuid,
@@ -196,6 +219,12 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 		     p->has_disk ? p->disk : "-", (int)mmw,
 		     p->has_disk ? mm : "-", sp->dm_state, sp->dev_state,
 		     p->label, portal, delay, sp_mech_names[p->mech]);
+		if (p->has_calib)
+			sp_strbuf_printf(&o, "     calibrated: p50 %.3f ms for "
+					 "%.3f ms (%+.1f %%)\n",
+					 (double)p->calib_measured_ns / 1e6,
+					 (double)p->calib_target_ns / 1e6,
+					 100 * sp_state_calib_residual(p));
 	}
 	/* the user only: the secret stays in its root-only file */
 	if (st->chap_user[0])

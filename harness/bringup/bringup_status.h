@@ -23,6 +23,7 @@ struct sp_status {
 	int has_table;
 	struct sp_dm_map table;		/* the live table, when has_table */
 	struct sp_status_path paths[SP_TOPO_MAX_PATHS];
+	char hst[32];			/* HST loaded now: "stock", ... */
 };
 
 /* "0 4194304 multipath 2 0 0 0 1 1 A 0 3 2 8:0 A 0 0 1 ..." : sets

@@ -100,6 +100,8 @@ static int write_plan(struct up *u)
 		snprintf(buf, sizeof(buf), "store %s\n", u->st->bstype);
 		ret = journal(u, buf);
 	}
+	if (!ret && !sp_state_fmt_scale(u->st, buf, sizeof(buf)) && buf[0])
+		ret = journal(u, buf);
 	if (ret)
 		return ret;
 	ret = begin(u, SP_STEP_BACKING, NULL);
@@ -486,6 +488,9 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 		return failf(&u, -EEXIST, "a topology is already up (%s "
 			     "exists): 'slowpath down' first", journal_file);
 	ret = sp_bringup_preflight(ops, u.st, u.err, u.errlen);
+	if (!ret)
+		ret = sp_bringup_hst_ensure(ops, st.scale, &st.has_hst,
+					    &st.hst_shift, err, errlen);
 	if (ret)
 		return ret;
 	ret = sp_state_create(state_dir, &u.fd);

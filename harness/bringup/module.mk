@@ -5,14 +5,17 @@ LIB_SRCS += harness/bringup/state.c harness/bringup/bringup_plan.c \
 	    harness/bringup/bringup_live.c harness/bringup/bringup_dm.c \
 	    harness/bringup/bringup_chap.c harness/bringup/bringup_preflight.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
-	    harness/bringup/state_compact.c harness/bringup/lock.c
+	    harness/bringup/state_compact.c harness/bringup/lock.c \
+	    harness/bringup/bringup_hst.c harness/bringup/calib.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup.c \
 	      tests/unit/harness/bringup/test_bringup_live.c \
 	      tests/unit/harness/bringup/test_bringup_sys.c \
 	      tests/unit/harness/bringup/test_bringup_chap.c \
 	      tests/unit/harness/bringup/test_bringup_down.c \
-	      tests/unit/harness/bringup/test_lock.c
+	      tests/unit/harness/bringup/test_lock.c \
+	      tests/unit/harness/bringup/test_bringup_scale.c \
+	      tests/unit/harness/bringup/test_calib.c
 # make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] and
 # topology-down: natively when root and the kernel stack are here (the
 # lab guest counts), otherwise they say how to run them in the lab.

@@ -25,6 +25,7 @@ void sp_state_init(struct sp_state *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->version = SP_STATE_VERSION;
+	st->scale = 1;
 	sp_dm_selector_init(&st->sel, SP_SEL_ST);
 }
 
@@ -324,6 +325,29 @@ static int parse_line(struct sp_state *st, char **t, int n, int line,
 		NEED(2);
 		if (copy(st->chap_user, sizeof(st->chap_user), t[1]))
 			return bad(err, errlen, line, "chap user too long");
+	} else if (!strcmp(t[0], "scale")) {
+		NEED(2);
+		if (to_uint(t[1], UINT64_MAX, &u) || !u || (u & (u - 1)))
+			return bad(err, errlen, line, "bad scale '%s'", t[1]);
+		st->scale = u;
+	} else if (!strcmp(t[0], "hst")) {
+		NEED(2);
+		if (to_uint(t[1], 63, &u))
+			return bad(err, errlen, line, "bad hst shift '%s'",
+				   t[1]);
+		st->has_hst = 1;
+		st->hst_shift = (unsigned int)u;
+	} else if (!strcmp(t[0], "calib")) {
+		int64_t tg, ms;
+
+		NEED(4);
+		p = path_by_index(st, t[1]);
+		if (!p || to_i64(t[2], &tg) || to_i64(t[3], &ms) || tg <= 0 ||
+		    ms < 0)
+			return bad(err, errlen, line, "bad calib line");
+		p->has_calib = 1;
+		p->calib_target_ns = tg;
+		p->calib_measured_ns = ms;
 	} else {
 		return bad(err, errlen, line, "unknown record '%s'", t[0]);
 	}
@@ -444,6 +468,31 @@ int sp_state_fmt_run(pid_t pid, unsigned long long start, char *buf,
 	if (pid <= 0)
 		return sp_snprintf(buf, len, "run idle\n");
 	return sp_snprintf(buf, len, "run fio %d %llu\n", (int)pid, start);
+}
+
+int sp_state_fmt_scale(const struct sp_state *st, char *buf, size_t len)
+{
+	char scale[40] = "", hst[24] = "";
+
+	if (st->scale > 1)
+		snprintf(scale, sizeof(scale), "scale %llu\n",
+			 (unsigned long long)st->scale);
+	if (st->has_hst)
+		snprintf(hst, sizeof(hst), "hst %u\n", st->hst_shift);
+	return sp_snprintf(buf, len, "%s%s", scale, hst);
+}
+
+int sp_state_fmt_calib(const struct sp_state_path *p, char *buf, size_t len)
+{
+	return sp_snprintf(buf, len, "calib %u %" PRId64 " %" PRId64 "\n",
+			   p->index, p->calib_target_ns, p->calib_measured_ns);
+}
+
+double sp_state_calib_residual(const struct sp_state_path *p)
+{
+	if (!p->has_calib || p->calib_target_ns <= 0)
+		return 0;
+	return (double)p->calib_measured_ns / (double)p->calib_target_ns - 1;
 }
 
 struct sp_state_path *sp_state_find_path(struct sp_state *st,

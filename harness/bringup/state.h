@@ -26,6 +26,10 @@
  *   complete
  *   chap USER               (the targets want CHAP as USER; the secret
  *                            is in SP_CHAP_SECRET_FILE, never here)
+ *   scale K                 (every delay x K, a power of two; absent: 1)
+ *   hst SHIFT               (the bucket_shift HST was loaded with)
+ *   calib N TARGET_NS MEASURED_NS  (closed-loop calibration of path N:
+ *                           the p50 it aimed at and the last it saw)
  */
 #ifndef SP_STATE_H
 #define SP_STATE_H
@@ -83,6 +87,9 @@ struct sp_state_path {
 	char disk[32];
 	unsigned int major, minor;
 	int has_disk;
+	/* the last closed-loop calibration (`up --calibrate`) */
+	int has_calib;
+	int64_t calib_target_ns, calib_measured_ns;
 };
 
 struct sp_state {
@@ -101,6 +108,9 @@ struct sp_state {
 	unsigned long long fio_start;
 	int complete;
 	char chap_user[64];		/* "" in journals from before CHAP */
+	uint64_t scale;			/* k; 1 when the journal has none */
+	int has_hst;
+	unsigned int hst_shift;		/* HST's bucket_shift at `up` */
 	size_t npaths;
 	struct sp_state_path paths[SP_TOPO_MAX_PATHS];
 };
@@ -119,6 +129,13 @@ int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len);
 int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len);
 int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
 			  size_t len);
+/* "scale K\nhst SHIFT\n", each only when there is one (k > 1, HST
+ * loaded by `up`), so unscaled journals read as before. */
+int sp_state_fmt_scale(const struct sp_state *st, char *buf, size_t len);
+int sp_state_fmt_calib(const struct sp_state_path *p, char *buf, size_t len);
+
+/* A calibration's residual, measured / target - 1 (0.02 is 2 % slow). */
+double sp_state_calib_residual(const struct sp_state_path *p);
 
 /* "pid tgtd N PID START\n" (what "tgtd" or "iscsid"; start 0: none);
  * "run fio PID START\n", or "run idle\n" when pid is 0. */

@@ -57,6 +57,11 @@ int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len)
 	for (i = 0; i < st->npaths; i++)
 		put_ret(&o, sp_state_fmt_path(&st->paths[i], line,
 					      sizeof(line)), line);
+	if (st->chap_user[0]) {
+		snprintf(line, sizeof(line), "chap %s\n", st->chap_user);
+		put(&o, line);
+	}
+	put_ret(&o, sp_state_fmt_scale(st, line, sizeof(line)), line);
 	if (st->bstype[0]) {
 		snprintf(line, sizeof(line), "store %s\n", st->bstype);
 		put(&o, line);
@@ -89,6 +94,9 @@ int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len)
 				 p->index, p->disk, p->major, p->minor);
 			put(&o, line);
 		}
+		if (p->has_calib)
+			put_ret(&o, sp_state_fmt_calib(p, line, sizeof(line)),
+				line);
 	}
 	if (st->sectors) {
 		snprintf(line, sizeof(line), "sectors %llu\n",

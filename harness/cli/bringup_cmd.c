@@ -7,6 +7,7 @@
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_status.h"
 #include "harness/bringup/lock.h"
+#include "harness/bringup/calib.h"
 #include "harness/cli/commands.h"
 
 #include <errno.h>
@@ -28,6 +29,9 @@ struct up_cli {
 	int selector, mechanism;
 	int64_t unit_ns, base_weight, threshold_multiplier;
 	int64_t tgtd_wait_s, disk_wait_s;
+	int64_t scale;
+	int calibrate;
+	int64_t calib_base_ns, calib_rounds, calib_runtime_s;
 };
 
 #define U(f) offsetof(struct up_cli, f)
@@ -41,6 +45,23 @@ static const struct sp_opt up_table[] = {
 	{ .name = "unit", .type = SP_OPT_DELAY, .offset = U(unit_ns),
 	  .def = "0", .help = "delay unit (0: the topology's; its lab_unit "
 	  "in the lab)" },
+	{ .name = "scale", .type = SP_OPT_INT, .offset = U(scale),
+	  .def = "1", .min = 1, .max = 1 << 30,
+	  .help = "every delay times K, a power of two; HST is loaded with "
+	  "bucket_shift 24 + log2 K" },
+	{ .name = "calibrate", .type = SP_OPT_BOOL, .offset = U(calibrate),
+	  .help = "then correct every path's delay until its p50 at "
+	  "iodepth 1 is within 3% of scale x (calibrate-base + delay)" },
+	{ .name = "calibrate-base", .type = SP_OPT_DELAY,
+	  .offset = U(calib_base_ns), .def = "856us",
+	  .help = "the per-I/O base every path's target includes (856us: "
+	  "the 2020 fit)" },
+	{ .name = "calibrate-rounds", .type = SP_OPT_INT,
+	  .offset = U(calib_rounds), .def = "4", .min = 1, .max = 20,
+	  .help = "measurements at most" },
+	{ .name = "calibrate-runtime", .type = SP_OPT_INT,
+	  .offset = U(calib_runtime_s), .def = "3", .min = 1, .max = 60,
+	  .help = "least fio seconds per path per measurement (more for 150 I/Os)" },
 	{ .name = "base_weight", .type = SP_OPT_INT, .offset = U(base_weight),
 	  .def = "-1", .min = -1, .max = 1023,
 	  .help = "HST: history weight, 0..1023 (-1: kernel default)" },
@@ -152,7 +173,7 @@ int cmd_up(int argc, char **argv)
 {
 	static struct sp_topo topo;
 	static struct sp_state existing;
-	struct up_cli cli;
+	struct up_cli cli = { 0 };	/* a bool without a default stays */
 	struct sp_up_opts o;
 	enum sp_selector kind;
 	char err[SP_BRINGUP_ERRLEN];
@@ -210,6 +231,12 @@ int cmd_up(int argc, char **argv)
 		o.has_mech = 1;
 		o.mech = (enum sp_mech)(cli.mechanism - 1);
 	}
+	if (cli.scale & (cli.scale - 1)) {
+		sp_err("up: --scale %lld is not a power of two (1, 2, 4, ...)",
+		       (long long)cli.scale);
+		return SP_EXIT_USAGE;
+	}
+	o.scale = (uint64_t)cli.scale;
 	o.unit_ns = cli.unit_ns;
 	if (!o.unit_ns && getenv("SLOWPATH_IN_LAB") && topo.lab_unit_ns > 0)
 		o.unit_ns = topo.lab_unit_ns;
@@ -227,6 +254,26 @@ int cmd_up(int argc, char **argv)
 	}
 	sp_info("%s is up in %.1f s: /dev/mapper/%s ('slowpath status')",
 		topo.name, (double)(sp_now_ns() - t0) / 1e9, topo.map_name);
+	if (cli.calibrate) {
+		static struct sp_state st;
+		struct sp_calib_opts co = {
+			.base_ns = cli.calib_base_ns,
+			.rounds = (unsigned int)cli.calib_rounds,
+			.runtime_s = (unsigned int)cli.calib_runtime_s,
+		};
+
+		if (load_state(&st))
+			return SP_EXIT_RUNTIME;
+		ret = sp_bringup_calibrate(&sp_sys_real, &st, &co,
+					   sp_state_dir(), err, sizeof(err));
+		if (ret && ret != -ERANGE) {
+			sp_err("up --calibrate: %s", err);
+			return SP_EXIT_RUNTIME;
+		}
+		if (ret)
+			sp_warn("up --calibrate: %s (residuals in 'slowpath "
+				"status'; cases will be flagged)", err);
+	}
 	printf("/dev/mapper/%s\n", topo.map_name);
 	return SP_EXIT_OK;
 }

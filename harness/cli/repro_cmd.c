@@ -11,12 +11,15 @@
 #include "common/units.h"
 #include "harness/measure/case_result.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/repro_cli.h"
+#include "harness/repro/cover.h"
 #include "harness/repro/reference.h"
 #include "harness/report/render_plot.h"
 #include "harness/repro/repro_compare.h"
 #include "harness/repro/repro_plan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -27,11 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-struct repro_cli {
-	const char *cases, *out, *unit, *data;
-	int64_t runtime_s;
-	int full, report_only, help;
-};
 
 static const struct sp_opt repro_table[] = {
 	{ .name = "cases", .type = SP_OPT_STR,
@@ -43,13 +41,21 @@ static const struct sp_opt repro_table[] = {
 	{ .name = "runtime", .type = SP_OPT_INT, .def = "10", .min = 1, .max = 3600,
 	  .offset = offsetof(struct repro_cli, runtime_s),
 	  .help = "seconds per run when not --full" },
+	{ .name = "max-runtime", .type = SP_OPT_INT, .def = "600", .min = 1,
+	  .max = 3600, .offset = offsetof(struct repro_cli, max_runtime_s),
+	  .help = "scaled: the most seconds per run when a share's standard "
+	  "error wants longer" },
+	{ .name = "scale", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, scale),
+	  .help = "auto|K|none: every delay and the published base times k, "
+	  "calibrated closed loop (default: auto in the lab, none natively)" },
 	{ .name = "unit", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, unit),
 	  .help = "delay unit; without it one is calibrated first" },
 	{ .name = "out", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, out),
 	  .help = "report, runs and plots (default build/reproduce/<UTC time>)" },
-	{ .name = "data", .type = SP_OPT_STR, .def = SP_REF_DEFAULT_DATA,
+	{ .name = "data", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, data),
 	  .help = "the published tables" },
 	{ .name = "report-only", .type = SP_OPT_BOOL,
@@ -65,13 +71,12 @@ static void usage(FILE *out)
 	char help[2048];
 
 	sp_opt_help_argv(repro_table, help, sizeof(help));
-	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020 [options]\n%s", help);
+	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020 "
+		"[options]\n%s", help);
 }
 
 /* snprintf that reports truncation instead of silently cutting a path. */
-static int path_printf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int path_printf(char *buf, size_t len, const char *fmt, ...)
+int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -86,8 +91,7 @@ static int path_printf(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-/* Runs one slowpath command in this process, as the user would. */
-static int slowpath(int (*cmd)(int, char **), const char *const *words)
+int repro_slowpath(int (*cmd)(int, char **), const char *const *words)
 {
 	char *argv[32];
 	int argc = 0;
@@ -105,7 +109,7 @@ static int topology_down(void)
 {
 	const char *down[] = { "down", NULL };
 
-	return slowpath(cmd_down, down);
+	return repro_slowpath(cmd_down, down);
 }
 
 /* Mean per-I/O read service time of every path, ms, from saved cases. */
@@ -147,11 +151,11 @@ static int calibrate(const struct sp_reference *ref, const char *out,
 	ret = sp_ref_calibrate(ref, &fit);
 	if (ret)
 		return ret;
-	if (path_printf(dir, sizeof(dir), "%s/calibration", out))
+	if (repro_path_printf(dir, sizeof(dir), "%s/calibration", out))
 		return -ENAMETOOLONG;
-	if (slowpath(cmd_up, up))
+	if (repro_slowpath(cmd_up, up))
 		return -EIO;
-	ret = slowpath(cmd_run, run) ? -EIO : measured_base_ms(dir, &base_ms);
+	ret = repro_slowpath(cmd_run, run) ? -EIO : measured_base_ms(dir, &base_ms);
 	topology_down();
 	if (ret)
 		return ret;
@@ -176,13 +180,13 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 	const char *run[16];
 	int rw, n, failed = 0;
 
-	if (slowpath(cmd_up, up))
+	if (repro_slowpath(cmd_up, up))
 		return -EIO;
 	snprintf(runtime, sizeof(runtime), "%" PRId64, cli->runtime_s);
 	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
 		if (!sp_repro_plan_iodepths(plan, t, rw, qds, sizeof(qds)))
 			continue;
-		if (path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out, topo,
+		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out, topo,
 				sp_ref_rw_name(rw))) {
 			failed = 1;
 			break;
@@ -197,200 +201,10 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 		}
 		run[n++] = "--out"; run[n++] = dir;
 		run[n] = NULL;
-		failed = slowpath(cmd_run, run) != 0;
+		failed = repro_slowpath(cmd_run, run) != 0;
 	}
 	topology_down();
 	return failed ? -EIO : 0;
-}
-
-static const struct sp_case_result *find_case(const struct sp_case_result *cases,
-					      size_t n, const char *topo,
-					      const char *rw, int qd,
-					      const char *sel_short)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (!strcmp(cases[i].topology, topo) && !strcmp(cases[i].rw, rw) &&
-		    cases[i].iodepth == qd &&
-		    !strcmp(sp_selector_short(cases[i].selector), sel_short))
-			return &cases[i];
-	}
-	return NULL;
-}
-
-struct tally {
-	int points, verdicts_held, targets, targets_met, missing;
-};
-
-static const char *target_mark(const struct sp_repro_row *row)
-{
-	if (row->tvd_target < 0)
-		return "";
-	return row->meets_target ? " ok" : " **missed**";
-}
-
-/* One line of the summary table and one section of details. */
-static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref,
-			 const struct sp_case_result *cases, size_t n,
-			 const char *topo, enum sp_ref_rw rw, int qd,
-			 struct tally *tally)
-{
-	const char *rw_name = sp_ref_rw_name(rw);
-	const struct sp_case_result *m_st = find_case(cases, n, topo, rw_name, qd, "st");
-	const struct sp_case_result *m_hst = find_case(cases, n, topo, rw_name, qd, "hst");
-	const struct sp_ref_case *p_st = sp_ref_find(ref, topo, rw, qd, SP_REF_ST);
-	const struct sp_ref_case *p_hst = sp_ref_find(ref, topo, rw, qd, SP_REF_HST);
-	struct sp_repro_row st, hst;
-	struct sp_repro_verdict v;
-	size_t i;
-
-	fprintf(md, "\n### %s %s iodepth %d\n\n", topo, rw_name, qd);
-	if (!m_st || !m_hst || !p_st || !p_hst ||
-	    sp_repro_compare(p_st, m_st, &st) || sp_repro_compare(p_hst, m_hst, &hst)) {
-		fprintf(md, "Not measured (the run did not finish).\n");
-		fprintf(summary, "| %s %s %d | - | - | - | - | not measured |\n",
-			topo, rw_name, qd);
-		tally->missing++;
-		return;
-	}
-	tally->points++;
-	fprintf(md, "| path (published / here) | ST published | ST measured | HST published | HST measured |\n"
-		    "|---|---:|---:|---:|---:|\n");
-	for (i = 0; i < st.n_paths; i++)
-		fprintf(md, "| %zu (%s / %s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
-			i + 1, p_st->paths[i].dev, m_st->path[i].name,
-			100 * st.published_share[i],
-			100 * st.measured_share[i], 100 * hst.published_share[i],
-			100 * hst.measured_share[i]);
-	fprintf(md, "| slow paths | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
-		100 * st.slow_published, 100 * st.slow_measured,
-		100 * hst.slow_published, 100 * hst.slow_measured);
-	for (i = 0; i < 2; i++) {
-		const struct sp_repro_row *row = i ? &hst : &st;
-
-		fprintf(md, "\n%s: TVD %.3f", i ? "HST" : "ST", row->tvd);
-		if (row->tvd_target >= 0) {
-			tally->targets++;
-			tally->targets_met += row->meets_target;
-			fprintf(md, " (target <= %.2f: %s)", row->tvd_target,
-				row->meets_target ? "met" : "missed");
-		}
-	}
-	fprintf(summary, "| %s %s %d | %.1f / %.1f%% | %.1f / %.1f%% | %.3f%s | %.3f%s |",
-		topo, rw_name, qd, 100 * st.slow_published, 100 * st.slow_measured,
-		100 * hst.slow_published, 100 * hst.slow_measured,
-		st.tvd, target_mark(&st), hst.tvd, target_mark(&hst));
-	if (sp_repro_verdict(&st, &hst, qd, &v)) {
-		fprintf(summary, " - |\n");
-	} else {
-		fprintf(summary, " %s |\n", v.holds ? "holds" : "**does not hold**");
-		tally->verdicts_held += v.holds;
-		fprintf(md, "\n\nVerdict: **%s** — %s: %s.\n",
-			v.holds ? "holds" : "does not hold",
-			sp_repro_claim_text(v.claim), v.why);
-	}
-}
-
-static int write_report(const struct repro_cli *cli, const struct sp_repro_plan *plan,
-			const struct sp_reference *ref, const char *out,
-			const char *unit_text, int64_t elapsed_s, const char *mode,
-			const char *host)
-{
-	struct sp_case_result *all = NULL, *some;
-	size_t n_all = 0, n, t, q;
-	char path[PATH_MAX];
-	struct tally tally = { 0 };
-	int rw, ret;
-	FILE *md, *summary, *details;
-	char *summary_text = NULL, *details_text = NULL;
-	size_t summary_len = 0, details_len = 0;
-
-	if (!path_printf(path, sizeof(path), "%s/plots", out))
-		mkdir(path, 0755);
-	for (t = 0; t < SP_REPRO_N_TOPOS; t++) {
-		for (rw = 0; rw < SP_REF_N_RW; rw++) {
-			if (path_printf(path, sizeof(path), "%s/runs/%s-%s", out,
-					sp_repro_topologies[t], sp_ref_rw_name(rw)) ||
-			    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
-				continue;
-			struct sp_case_result *grown = realloc(all, (n_all + n) * sizeof(*all));
-			if (!grown) {
-				free(some);
-				free(all);
-				return -ENOMEM;
-			}
-			all = grown;
-			memcpy(all + n_all, some, n * sizeof(*some));
-			n_all += n;
-			free(some);
-			if (!path_printf(path, sizeof(path), "%s/plots/%s-%s", out,
-					 sp_repro_topologies[t], sp_ref_rw_name(rw)) &&
-			    sp_plot_run(path, all + n_all - n, n, "st", "hst",
-					&sp_plot_exec_gnuplot) != 0)
-				sp_warn("reproduce: no plots for %s", path);
-		}
-	}
-	md = path_printf(path, sizeof(path), "%s/report.md", out) ? NULL :
-	     sp_outdir_fopen(path);
-	if (!md) {
-		ret = -errno;
-		sp_err("reproduce: %s: %s", path, strerror(errno));
-		free(all);
-		return ret;
-	}
-	fprintf(md, "# HST vs ST (2020), reproduced by slowpath\n\n"
-		"- mode: %s; machine: %s\n"
-		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
-		mode, host, unit_text,
-		cli->full ? "500M of 4k I/O each (the published size)" : "time-based",
-		cli->cases ? cli->cases : "all", elapsed_s);
-	summary = open_memstream(&summary_text, &summary_len);
-	details = open_memstream(&details_text, &details_len);
-	if (!summary || !details) {
-		if (summary)
-			fclose(summary);
-		if (details)
-			fclose(details);
-		fclose(md);
-		free(summary_text);
-		free(details_text);
-		free(all);
-		return -ENOMEM;
-	}
-	for (t = 0; t < SP_REPRO_N_TOPOS; t++)
-		for (rw = 0; rw < SP_REF_N_RW; rw++)
-			for (q = 0; q < SP_REPRO_N_QD; q++)
-				if (plan->want[t][rw][q])
-					report_point(summary, details, ref, all, n_all,
-						     sp_repro_topologies[t], rw,
-						     sp_repro_iodepths[q], &tally);
-	fclose(summary);
-	fclose(details);
-	fprintf(md, "\n## Summary\n\n%d of %d points measured; the published "
-		"conclusion holds in %d; %d of %d fidelity targets met.\n\n"
-		"Slow paths' share published / measured; TVD is the total variation "
-		"distance between the published and the measured spread over the "
-		"paths (targets: ST at qd 1-2 <= 0.01, HST at qd 1 on skew4 and u10 "
-		"<= 0.05, qd 32-64 <= 0.08). The verdict is the published conclusion: "
-		"HST moves I/O off the slow paths at low iodepth (>= %.0f pp less than "
-		"ST), ST and HST converge at high iodepth (within %.0f pp), equal paths "
-		"are spread evenly (within %.0f pp).\n\n"
-		"| case | ST slow share | HST slow share | TVD ST | TVD HST | conclusion |\n"
-		"|---|---:|---:|---:|---:|---|\n%s\n## Per case\n%s",
-		tally.points, tally.points + tally.missing, tally.verdicts_held,
-		tally.targets_met, tally.targets, 100 * SP_REPRO_MOVED_MIN,
-		100 * SP_REPRO_ALIKE_MAX, 100 * SP_REPRO_EVEN_MAX,
-		summary_text, details_text);
-	free(summary_text);
-	free(details_text);
-	fclose(md);
-	free(all);
-	printf("reproduce: %d of %d points measured, conclusion holds in %d, "
-	       "%d of %d TVD targets met; report %s\n", tally.points,
-	       tally.points + tally.missing, tally.verdicts_held,
-	       tally.targets_met, tally.targets, path);
-	return tally.missing ? -EIO : 0;
 }
 
 /* What --report-only cannot learn from the case files: the unit and
@@ -412,7 +226,7 @@ static void save_info(const char *out, const char *unit_text, int64_t seconds,
 	char path[PATH_MAX];
 	FILE *f;
 
-	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
 		return;
 	f = sp_outdir_fopen(path);
 	if (!f)
@@ -430,7 +244,7 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 	long long seconds = 0;
 	FILE *f;
 
-	if (path_printf(path, sizeof(path), "%s/reproduce.info", out))
+	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
 		return -ENAMETOOLONG;
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -448,28 +262,56 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 		fclose(f);
 	if (cli->unit)
 		snprintf(unit_text, sizeof(unit_text), "%s", cli->unit);
-	return write_report(cli, plan, ref, out, unit_text, seconds,
+	return repro_write_report(cli, plan, ref, out, unit_text, seconds,
 			    mode, host);
+}
+
+/* --scale: *scaled 0 for none (the unit calibrated from the setup's
+ * base as before), else auto or a fixed k (*k, 0 for auto). Without
+ * it the lab takes auto, a native host none. */
+static int parse_scale(const char *text, int *scaled, uint64_t *k)
+{
+	int64_t v;
+
+	*k = 0;
+	*scaled = 1;
+	if (!text) {
+		*scaled = getenv("SLOWPATH_IN_LAB") != NULL;
+		return 0;
+	}
+	if (!strcmp(text, "auto"))
+		return 0;
+	if (!strcmp(text, "none")) {
+		*scaled = 0;
+		return 0;
+	}
+	if (sp_parse_int64(text, 1, 1 << 20, &v) || (v & (v - 1)))
+		return -EINVAL;
+	*k = (uint64_t)v;
+	return 0;
 }
 
 int cmd_reproduce(int argc, char **argv)
 {
 	static struct sp_ref_topologies topos;
 	struct repro_cli cli = { 0 };
-	struct sp_reference ref = { 0 };
+	struct sp_reference ref = { 0 }, fit_ref = { 0 };
 	struct sp_repro_plan plan;
-	char err[SP_OUTDIR_ERRLEN], out[PATH_MAX], unit_text[32], mode[64], host[160];
+	char err[SP_OUTDIR_ERRLEN], out[PATH_MAX], unit_text[64], mode[64], host[160];
 	int64_t unit_ns, started = sp_now_ns();
+	uint64_t fixed_k;
 	size_t t;
-	int next, ret;
+	int next, ret, cover, scaled;
 
 	sp_opt_set_defaults(repro_table, &cli);
-	if (argc < 2 || strcmp(argv[1], "hst-vs-st-2020")) {
+	cover = argc >= 2 && !strcmp(argv[1], "hst-cover-2020");
+	if (argc < 2 || (strcmp(argv[1], "hst-vs-st-2020") && !cover)) {
 		if (argc >= 2 && !strcmp(argv[1], "--help")) {
 			usage(stdout);
 			return SP_EXIT_OK;
 		}
-		sp_err("reproduce: name the experiment: hst-vs-st-2020");
+		sp_err("reproduce: name the experiment: hst-vs-st-2020 or "
+		       "hst-cover-2020");
 		return SP_EXIT_USAGE;
 	}
 	if (sp_opt_parse_argv(repro_table, &cli, argc, argv, 2, &next, err, sizeof(err))) {
@@ -484,6 +326,11 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: unexpected argument '%s'", argv[next]);
 		return SP_EXIT_USAGE;
 	}
+	if (cover) {
+		repro_experiment_title = "HST cover letter (2020)";
+		if (!cli.cases)		/* all the letter published */
+			cli.cases = "skew4/randwrite/1+64";
+	}
 	if (sp_repro_plan_parse(cli.cases, &plan, err, sizeof(err))) {
 		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
@@ -493,15 +340,29 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli.unit);
 		return SP_EXIT_USAGE;
 	}
+	if (parse_scale(cli.scale, &scaled, &fixed_k)) {
+		sp_err("reproduce: bad --scale '%s': auto, none or a power of two",
+		       cli.scale);
+		return SP_EXIT_USAGE;
+	}
 	/* the same files `up` brings the topologies up from */
 	ret = sp_ref_topologies_load(NULL, &topos, err, sizeof(err));
 	if (ret) {
 		sp_err("reproduce: %s", err);
 		return sp_exit_from_errno(ret);
 	}
-	ret = sp_ref_load(cli.data, &topos, &ref);
-	if (ret)
+	/* the 2020 tables give the fit (base and unit) either way */
+	ret = sp_ref_load(!cover && cli.data ? cli.data : SP_REF_DEFAULT_DATA,
+			  &topos, &fit_ref);
+	if (!ret && cover)
+		ret = sp_cover_load(cli.data ? cli.data : SP_COVER_DEFAULT_DATA,
+				    &topos, &ref);
+	else if (!ret)
+		ref = fit_ref;
+	if (ret) {
+		sp_ref_free(&fit_ref);
 		return sp_exit_from_errno(ret);
+	}
 	if (cli.out) {
 		snprintf(out, sizeof(out), "%s", cli.out);
 	} else {
@@ -515,39 +376,53 @@ int cmd_reproduce(int argc, char **argv)
 	if (sp_outdir_check(out, cli.report_only ? 0 : SP_OUTDIR_CREATE, err,
 			    sizeof(err))) {
 		sp_err("reproduce: --out %s", err);
-		sp_ref_free(&ref);
-		return SP_EXIT_USAGE;
+		ret = SP_EXIT_USAGE;
+		goto done;
 	}
 	if (cli.report_only) {
-		ret = rerender(&cli, &plan, &ref, out);
-		sp_ref_free(&ref);
-		return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+		ret = rerender(&cli, &plan, &ref, out) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+		goto done;
 	}
 	if (geteuid() != 0) {
 		sp_err("reproduce: needs root (it brings topologies up)");
-		sp_ref_free(&ref);
-		return SP_EXIT_ENV;
+		ret = SP_EXIT_ENV;
+		goto done;
 	}
-	ret = cli.unit ? 0 : calibrate(&ref, out, &unit_ns);
-	if (ret) {
-		sp_err("reproduce: calibration failed");
-		sp_ref_free(&ref);
-		return SP_EXIT_RUNTIME;
-	}
-	/* whole microseconds: what `up --unit` reads back exactly */
-	sp_format_duration(unit_ns / 1000 * 1000, unit_text, sizeof(unit_text));
-	printf("reproduce: unit %s, %zu points x {ST, HST}, output in %s\n",
-	       unit_text, sp_repro_plan_points(&plan), out);
-	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
-		if (sp_repro_plan_has_topology(&plan, t))
-			ret = run_topology(&plan, t, unit_text, &cli, out);
+	if (scaled) {
+		snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
+			 "scaled (k: auto)");
+		if (fixed_k)
+			snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
+				 "scaled (k = %llu)", (unsigned long long)fixed_k);
+		printf("reproduce: %zu points x {ST, HST}, scaled, output in "
+		       "%s\n", sp_repro_plan_points(&plan), out);
+		ret = repro_scaled(&cli, &plan, &ref, &fit_ref, fixed_k, out);
+	} else {
+		ret = cli.unit ? 0 : calibrate(&fit_ref, out, &unit_ns);
+		if (ret) {
+			sp_err("reproduce: calibration failed");
+			ret = SP_EXIT_RUNTIME;
+			goto done;
+		}
+		/* whole microseconds: what `up --unit` reads back exactly */
+		sp_format_duration(unit_ns / 1000 * 1000, unit_text, sizeof(unit_text));
+		printf("reproduce: unit %s, %zu points x {ST, HST}, output in %s\n",
+		       unit_text, sp_repro_plan_points(&plan), out);
+		for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
+			if (sp_repro_plan_has_topology(&plan, t))
+				ret = run_topology(&plan, t, unit_text, &cli, out);
+		}
 	}
 	here(mode, sizeof(mode), host, sizeof(host));
 	save_info(out, unit_text, (sp_now_ns() - started) / SP_NSEC_PER_SEC,
 		  mode, host);
-	ret = write_report(&cli, &plan, &ref, out, unit_text,
+	ret = repro_write_report(&cli, &plan, &ref, out, unit_text,
 			   (sp_now_ns() - started) / SP_NSEC_PER_SEC,
 			   mode, host) || ret;
-	sp_ref_free(&ref);
-	return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+	ret = ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+done:
+	if (cover)
+		sp_ref_free(&ref);
+	sp_ref_free(&fit_ref);
+	return ret;
 }

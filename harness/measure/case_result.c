@@ -189,6 +189,14 @@ json_object *sp_case_json_object(const struct sp_case_result *c)
 	json_object_object_add(fio, "read", dir_to_json(&c->fio.dir[SP_FIO_READ]));
 	json_object_object_add(fio, "write", dir_to_json(&c->fio.dir[SP_FIO_WRITE]));
 	json_object_object_add(o, "fio", fio);
+	{
+		uint64_t ios[SP_CASE_MAX_PATHS];
+
+		for (i = 0; i < c->n_paths; i++)
+			ios[i] = c->path[i].v[SP_DS_READS] +
+				 c->path[i].v[SP_DS_WRITES];
+		sp_case_env_to_json(&c->env, ios, c->n_paths, o);
+	}
 	return o;
 }
 
@@ -375,6 +383,10 @@ int sp_case_from_json(const char *text, const char *origin,
 		snprintf(r.where, sizeof(r.where), "fio.write: ");
 		dir_from_json(&r, get(&r, fio, "write", json_type_object),
 			      &c->fio.dir[SP_FIO_WRITE]);
+	}
+	if (!r.failed && sp_case_env_from_json(root, c->n_paths, &c->env)) {
+		sp_err("%s: environment: not an object", origin);
+		r.failed = 1;
 	}
 	json_object_put(root);
 	return r.failed ? -EINVAL : 0;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/measure/case_env.h"
 #include "harness/measure/diskstats.h"
 #include "harness/measure/fio_json.h"
 
@@ -28,6 +29,7 @@ struct sp_case_result {
 	size_t fio_jobs;
 	enum sp_fio_pct fio_pct;
 	struct sp_fio_job fio;				/* total over jobs */
+	struct sp_case_env env;		/* k, CPU, mode, HST, residuals */
 };
 
 /* A kernel or short selector name -> its short name (service-time ->

@@ -96,6 +96,51 @@ static void path_cols(struct sp_table *t, int with_key)
 	sp_table_col(t, ">rsvc_ms");
 	sp_table_col(t, ">wsvc_ms");
 	sp_table_col(t, "slow");
+	if (with_key == 2) {	/* CSV of cases that recorded their machine */
+		sp_table_col(t, ">scale");
+		sp_table_col(t, ">cpu_util");
+		sp_table_col(t, "mode");
+		sp_table_col(t, "hst");
+		sp_table_col(t, ">calib_resid");
+		sp_table_col(t, ">share_se");
+		sp_table_col(t, "lab_shaped");
+	}
+}
+
+/* The per-path standard errors of a case's shares, in its direction. */
+static double case_share_se(const struct sp_case_result *c, double *se)
+{
+	uint64_t ios[SP_CASE_MAX_PATHS];
+	size_t p;
+
+	for (p = 0; p < c->n_paths; p++)
+		ios[p] = c->path[p].v[SP_DS_READS] + c->path[p].v[SP_DS_WRITES];
+	return sp_share_se(ios, c->n_paths, se);
+}
+
+static size_t env_cells(const struct sp_case_result *c, size_t p,
+			const char **cells, cellbuf *b, size_t k)
+{
+	const struct sp_case_env *e = &c->env;
+	double se[SP_CASE_MAX_PATHS] = { 0 };
+	static char why[SP_TABLE_MAX_COLS][160];
+	int is_map = p >= c->n_paths;
+
+	case_share_se(c, se);
+	cells[k] = fmt_cell(b[k], "%llu", (unsigned long long)e->scale);
+	k++;
+	cells[k] = e->cpu_util < 0 ? "" : fmt_cell(b[k], "%.3f", e->cpu_util);
+	k++;
+	cells[k++] = e->mode;
+	cells[k++] = e->hst;
+	cells[k] = is_map || !e->has_resid[p] ? "" :
+		   fmt_cell(b[k], "%.4f", e->resid[p]);
+	k++;
+	cells[k] = is_map ? "" : fmt_cell(b[k], "%.4f", se[p]);
+	k++;
+	sp_case_env_flagged(e, c->n_paths, why[k], sizeof(why[k]));
+	cells[k] = why[k];
+	return k + 1;
 }
 
 static int path_rows(struct sp_table *t, const struct sp_case_result *c,
@@ -138,6 +183,8 @@ static int path_rows(struct sp_table *t, const struct sp_case_result *c,
 		cells[k] = fmt_ms(b[k], sum[p].wsvc_ms);
 		k++;
 		cells[k++] = is_map ? "map" : c->slow[p] ? "yes" : "";
+		if (with_key == 2)
+			k = env_cells(c, p, cells, b, k);
 		ret = sp_table_row(t, cells);
 	}
 	return ret;
@@ -168,12 +215,49 @@ static void fio_lines(FILE *out, enum sp_format fmt,
 		fprintf(out, "%sfio reported error %d\n", bullet, c->fio.error);
 }
 
+/* Under what the case ran, and the flag that keeps a saturated or
+ * miscalibrated case from reading as a finding. */
+static void env_lines(FILE *out, enum sp_format fmt,
+		      const struct sp_case_result *c)
+{
+	const struct sp_case_env *e = &c->env;
+	const char *bullet = fmt == SP_FMT_MD ? "- " : "";
+	char why[256];
+	size_t p;
+	int any = 0;
+
+	if (!e->recorded)
+		return;
+	fprintf(out, "%sran under: scale k=%llu, CPU ", bullet,
+		(unsigned long long)e->scale);
+	if (e->cpu_util < 0)
+		fprintf(out, "not sampled");
+	else
+		fprintf(out, "%.0f%% busy", 100 * e->cpu_util);
+	fprintf(out, ", %s, HST %s, kernel %s; shares' standard error up to "
+		"%.2f pp\n", e->mode[0] ? e->mode : "?", e->hst[0] ? e->hst : "?",
+		e->kernel[0] ? e->kernel : "?", 100 * case_share_se(c, NULL));
+	for (p = 0; p < c->n_paths; p++) {
+		if (!e->has_resid[p])
+			continue;
+		fprintf(out, "%s%s%s %+.1f%%", any ? "," : bullet,
+			any ? "" : "calibration residuals (p50 / target - 1):",
+			c->path[p].name, 100 * e->resid[p]);
+		any = 1;
+	}
+	if (any)
+		fputc('\n', out);
+	if (sp_case_env_flagged(e, c->n_paths, why, sizeof(why)))
+		fprintf(out, "%s%s: %s (not a finding)\n", bullet,
+			fmt == SP_FMT_MD ? "**lab-shaped**" : "LAB-SHAPED", why);
+}
+
 int sp_render_case(FILE *out, enum sp_format fmt,
 		   const struct sp_case_result *c)
 {
 	struct sp_table t;
 	char tail[96];
-	int ret;
+	int ret, key;
 
 	if (fmt == SP_FMT_JSON) {
 		json_object *o = sp_case_json_object(c);
@@ -184,8 +268,9 @@ int sp_render_case(FILE *out, enum sp_format fmt,
 		return ferror(out) ? -EIO : 0;
 	}
 	sp_table_init(&t);
-	path_cols(&t, fmt == SP_FMT_CSV);
-	ret = path_rows(&t, c, fmt == SP_FMT_CSV);
+	key = fmt != SP_FMT_CSV ? 0 : c->env.recorded ? 2 : 1;
+	path_cols(&t, key);
+	ret = path_rows(&t, c, key);
 	if (!ret && fmt != SP_FMT_CSV) {
 		snprintf(tail, sizeof(tail), " selector=%s", c->selector);
 		heading(out, fmt, "### ", c, tail);
@@ -196,6 +281,7 @@ int sp_render_case(FILE *out, enum sp_format fmt,
 		if (fmt == SP_FMT_MD)
 			fputc('\n', out);
 		fio_lines(out, fmt, c);
+		env_lines(out, fmt, c);
 	}
 	sp_table_free(&t);
 	return ret;
@@ -437,10 +523,15 @@ static int report_csv(FILE *out, const struct sp_case_result *cases,
 	size_t i;
 	int ret = 0;
 
+	int with = 1;
+
+	for (i = 0; i < n; i++)
+		if (cases[i].env.recorded)
+			with = 2;
 	sp_table_init(&t);
-	path_cols(&t, 1);
+	path_cols(&t, with);
 	for (i = 0; i < n && !ret; i++)
-		ret = path_rows(&t, &cases[i], 1);
+		ret = path_rows(&t, &cases[i], with);
 	if (!ret)
 		ret = sp_table_emit(&t, SP_FMT_CSV, out);
 	sp_table_free(&t);

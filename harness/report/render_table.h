@@ -10,7 +10,7 @@ enum sp_format { SP_FMT_TEXT, SP_FMT_MD, SP_FMT_CSV, SP_FMT_JSON };
 
 extern const char *const sp_format_names[];	/* for an opttab enum */
 
-#define SP_TABLE_MAX_COLS 24
+#define SP_TABLE_MAX_COLS 32
 
 struct sp_table {
 	size_t n_cols, n_rows, cap_rows;

@@ -151,6 +151,8 @@ void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 	ops->fio_wait = exec_fio_wait;
 	ops->fio_stop = exec_fio_stop;
 	ops->now_ns = exec_now;
+	ops->cpustat = sp_run_real_cpustat;
+	ops->env_info = sp_run_real_env_info;
 	ops->ctx = x;
 }
 

@@ -22,6 +22,11 @@ void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 /* Stops a fio still running. */
 void sp_run_exec_fini(struct sp_run_exec *x);
 
+/* The real sp_run_ops.cpustat and env_info (run_env.c): /proc/stat;
+ * SLOWPATH_IN_LAB, /sys's HST, uname. */
+int sp_run_real_cpustat(void *ctx, char **text);
+void sp_run_real_env_info(void *ctx, struct sp_case_env *env);
+
 /* `dmsetup info` of map: its name, uuid and numbers as the kernel has
  * them. -ENOENT when there is no such map. */
 int sp_run_dm_info(const char *map, char *name, size_t namelen, char *uuid,

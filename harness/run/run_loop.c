@@ -66,6 +66,11 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 		delay[i] = (double)path_delay(p);
 	}
 	sp_slow_marks(delay, st->npaths, t->slow);
+	t->scale = st->scale ? st->scale : 1;
+	for (i = 0; i < st->npaths; i++) {
+		t->has_resid[i] = st->paths[i].has_calib;
+		t->resid[i] = sp_state_calib_residual(&st->paths[i]);
+	}
 	return 0;
 }
 
@@ -99,6 +104,29 @@ static void case_init(struct sp_case_result *c, const struct sp_run_plan *plan,
 	}
 	c->has_map = 1;
 	snprintf(c->map.name, sizeof(c->map.name), "%s", t->dm_name);
+}
+
+/* What the case ran under; the CPU's busy fraction from two /proc/stat
+ * samples taken around fio (NULL: not sampled). */
+static void case_env(struct sp_case_result *c, const struct sp_run_target *t,
+		     const struct sp_run_ops *ops, const char *cpu_before,
+		     const char *cpu_after)
+{
+	struct sp_cpustat a, b;
+	size_t i;
+
+	c->env.recorded = 1;
+	c->env.scale = t->scale ? t->scale : 1;
+	c->env.cpu_util = -1;
+	if (cpu_before && cpu_after && !sp_cpustat_parse(cpu_before, &a) &&
+	    !sp_cpustat_parse(cpu_after, &b))
+		c->env.cpu_util = sp_cpustat_busy(&a, &b);
+	for (i = 0; i < t->n_paths && i < SP_ENV_MAX_PATHS; i++) {
+		c->env.has_resid[i] = t->has_resid[i];
+		c->env.resid[i] = t->resid[i];
+	}
+	if (ops->env_info)
+		ops->env_info(ops->ctx, &c->env);
 }
 
 /* fio's stderr, line by line, as fio said it. */
@@ -170,6 +198,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	struct sp_dm_selector sel;
 	struct sp_run_argv av;
 	char *before = NULL, *after = NULL, *out = NULL, *errout = NULL;
+	char *cpu_before = NULL, *cpu_after = NULL;
 	char *job = NULL, job_path[4096], stem[256], err[SP_RUN_ERRLEN];
 	int64_t t0 = ops->now_ns(ops->ctx), t1;
 	int ret, status = 0;
@@ -215,6 +244,8 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		ret = 1;
 		goto out;
 	}
+	if (ops->cpustat && ops->cpustat(ops->ctx, &cpu_before))
+		cpu_before = NULL;
 	t1 = ops->now_ns(ops->ctx);
 	ret = ops->fio_start(ops->ctx, av.argv);
 	if (ret) {
@@ -227,6 +258,8 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		ret = ret ? ret : 1;
 		goto out;
 	}
+	if (ops->cpustat && ops->cpustat(ops->ctx, &cpu_after))
+		cpu_after = NULL;
 	ret = ops->diskstats(ops->ctx, &after);
 	if (ret)
 		goto out;
@@ -238,6 +271,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		goto out;
 	}
 	ret = sp_case_fill(c, before, after, out ? out : "");
+	case_env(c, r->t, ops, cpu_before, cpu_after);
 	if (!ret && c->fio.error) {
 		sp_err("case %s: fio reported error %d (%s)", r->label,
 		       c->fio.error, strerror(c->fio.error));
@@ -265,6 +299,8 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	}
 	tm->wall_ns = ops->now_ns(ops->ctx) - t0;
 out:
+	free(cpu_before);
+	free(cpu_after);
 	free(before);
 	free(after);
 	free(out);

@@ -26,6 +26,9 @@ struct sp_run_target {
 	char path[SP_CASE_MAX_PATHS][SP_DS_NAMELEN];
 	int slow[SP_CASE_MAX_PATHS];
 	struct sp_dm_selector initial;	/* restored at the end */
+	uint64_t scale;			/* k from the journal */
+	int has_resid[SP_CASE_MAX_PATHS];
+	double resid[SP_CASE_MAX_PATHS];	/* calibration, per path */
 };
 
 /* From the journal `up` wrote and the map's minor number: the paths'
@@ -51,6 +54,12 @@ struct sp_run_ops {
 	/* Stops fio (TERM, then KILL) and reaps it. */
 	void (*fio_stop)(void *ctx);
 	int64_t (*now_ns)(void *ctx);
+	/* The whole /proc/stat, malloc'd, sampled around fio for the CPU
+	 * utilisation of the case. May be NULL: not sampled. */
+	int (*cpustat)(void *ctx, char **text);
+	/* This machine: mode (native|lab), HST build, kernel release
+	 * into env. May be NULL: not recorded. */
+	void (*env_info)(void *ctx, struct sp_case_env *env);
 	void *ctx;
 };
 

@@ -51,6 +51,11 @@ struct mock {
 	int dm_fast;			/* the in-process dm ops work */
 	uint64_t free_bytes;		/* where the backing file goes */
 	char free_asked[256];
+	/* HST: not loaded, its bucket_shift file ("" none: a stock
+	 * build), its refcnt; modprobe and rmmod change them */
+	int hst_absent;
+	char hst_shift[8];
+	int hst_refcnt;
 };
 
 static struct mock M;
@@ -212,6 +217,17 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 	if (!strcmp(line, "iscsiadm -m session -P3")) {
 		out(o, olen, M.logged_in ? sessions : "");
 		return M.logged_in ? 0 : 21;
+	}
+	if (!strncmp(line, "modprobe -q dm_historical_service_time", 38)) {
+		const char *b = strstr(line, "bucket_shift=");
+
+		M.hst_absent = 0;
+		snprintf(M.hst_shift, sizeof(M.hst_shift), "%s\n",
+			 b ? b + 13 : "24");
+	}
+	if (!strcmp(line, "rmmod dm_historical_service_time")) {
+		M.hst_absent = 1;
+		M.hst_shift[0] = '\0';
 	}
 	if (strstr(line, "--login"))
 		M.logged_in = 1;
@@ -384,6 +400,16 @@ static int m_read_file(void *ctx, const char *path, char *buf, size_t len)
 			 : "");
 		return 0;
 	}
+	if (!strcmp(path, "/sys/module/dm_historical_service_time/"
+		    "parameters/bucket_shift") && M.hst_shift[0] && !M.hst_absent) {
+		snprintf(buf, len, "%s", M.hst_shift);
+		return 0;
+	}
+	if (!strcmp(path, "/sys/module/dm_historical_service_time/refcnt") &&
+	    !M.hst_absent) {
+		snprintf(buf, len, "%d\n", M.hst_refcnt);
+		return 0;
+	}
 	if (strstr(path, "/ctl-2/stats")) {
 		snprintf(buf, len, "read_delay_ns=10000000\n");
 		return 0;
@@ -425,6 +451,8 @@ static int m_exists(void *ctx, const char *path)
 	int i;
 
 	(void)ctx;
+	if (!strcmp(path, "/sys/module/dm_historical_service_time"))
+		return !M.hst_absent;
 	if (!strncmp(path, "/sys/module/", 12))
 		return 1;
 	if (!strncmp(path, dir, strlen(dir)))

@@ -262,12 +262,14 @@ static const char *long_run_head =
 	"path 2 label=b netns=slowpath-up-3fa2-2 hif=spu3fa2h2 tif=spu3fa2t2 "
 	"init=198.18.0.5/30 target=198.18.0.6 port=3260 ctl=20017 mech=backend "
 	"dist=uniform rt=2 read=500000 write=500000 jitter=0 netem=0 "
-	"netem_jitter=0\nstore delay\nbegin backing\nbegin iscsid\n"
+	"netem_jitter=0\nchap slowpath-3fa2-0badf00d\nscale 64\nhst 30\n"
+	"store delay\nbegin backing\nbegin iscsid\n"
 	"pid iscsid 0 88 4242\nbegin netns 1\nbegin veth 1\nbegin tgtd 1\n"
 	"pid tgtd 1 100 5000\nbegin netns 2\nbegin veth 2\nbegin tgtd 2\n"
 	"pid tgtd 2 101\nbegin target 1\nbegin netem 1\nbegin target 2\n"
 	"begin discovery 1\nbegin discovery 2\nbegin login 1\nbegin login 2\n"
 	"disk 1 sda 8:0\ndisk 2 sdb 8:16\nsectors 4194304\nbegin map\n"
+	"calib 1 32000000 32500000\ncalib 2 128000000 127000000\n"
 	"complete\n";
 
 static char *long_run_journal(void)
@@ -349,6 +351,11 @@ static void a_compacted_journal_replays_the_same(void **state)
 	free(back);
 	assert_int_equal(sp_state_load(dir, &after, err, sizeof(err)), 0);
 	assert_memory_equal(&before, &after, sizeof(before));
+	/* what later commands rely on survives: CHAP, scale, calibration */
+	assert_string_equal(after.chap_user, "slowpath-3fa2-0badf00d");
+	assert_int_equal(after.scale, 64);
+	assert_int_equal(after.hst_shift, 30);
+	assert_int_equal(after.paths[1].calib_measured_ns, 127000000);
 	/* and it appends on as before */
 	assert_int_equal(sp_state_open_append(dir, &fd), 0);
 	assert_int_equal(sp_state_append(fd, "run idle\n"), 0);

@@ -334,6 +334,53 @@ static void md_csv_json_agree(void **state)
 	free(js);
 }
 
+/* A case that recorded its machine shows it, and one whose lab was
+ * saturated is marked in every format instead of read as a finding. */
+static void lab_shaped_case_is_flagged_everywhere(void **state)
+{
+	struct sp_case_result c;
+	char *txt, *md, *csv, *js;
+
+	(void)state;
+	filled_case(&c, "service-time");
+	txt = render_to_string(case_fn, SP_FMT_TEXT, &c);
+	assert_null(strstr(txt, "ran under"));
+	free(txt);
+	c.env.recorded = 1;
+	c.env.scale = 8;
+	c.env.cpu_util = 0.72;
+	snprintf(c.env.mode, sizeof(c.env.mode), "lab");
+	snprintf(c.env.hst, sizeof(c.env.hst), "bucket_shift 27");
+	snprintf(c.env.kernel, sizeof(c.env.kernel), "6.1.0");
+	c.env.has_resid[2] = 1;
+	c.env.resid[2] = 0.021;
+	txt = render_to_string(case_fn, SP_FMT_TEXT, &c);
+	md = render_to_string(case_fn, SP_FMT_MD, &c);
+	csv = render_to_string(case_fn, SP_FMT_CSV, &c);
+	js = render_to_string(case_fn, SP_FMT_JSON, &c);
+	assert_non_null(strstr(txt, "ran under: scale k=8, CPU 72% busy, lab, "
+			    "HST bucket_shift 27, kernel 6.1.0"));
+	assert_non_null(strstr(txt, "sdc +2.1%"));
+	assert_non_null(strstr(txt, "LAB-SHAPED: lab saturated: CPU 72% > 50% "
+			    "(not a finding)"));
+	assert_non_null(strstr(md, "- **lab-shaped**: lab saturated"));
+	assert_non_null(strstr(csv, ",scale,cpu_util,mode,hst,calib_resid,"
+			    "share_se,lab_shaped\n"));
+	assert_non_null(strstr(csv, ",8,0.720,lab,bucket_shift 27,0.0210,"));
+	assert_non_null(strstr(csv, "lab saturated: CPU 72% > 50%\n"));
+	assert_non_null(strstr(js, "\"lab_shaped\": \"lab saturated"));
+	free(txt);
+	free(md);
+	free(csv);
+	free(js);
+	/* within bounds: shown, not flagged */
+	c.env.cpu_util = 0.31;
+	txt = render_to_string(case_fn, SP_FMT_TEXT, &c);
+	assert_non_null(strstr(txt, "CPU 31% busy"));
+	assert_null(strstr(txt, "LAB-SHAPED"));
+	free(txt);
+}
+
 /* HST moves I/O off the slow path: the comparison must say so. */
 static void compare_shows_the_shift(void **state)
 {
@@ -451,6 +498,7 @@ int main(void)
 		cmocka_unit_test_setup(compare_shows_the_shift, setup),
 		cmocka_unit_test_setup(plot_script_names_every_output, setup),
 		cmocka_unit_test_setup(plot_run_writes_files_then_runs, setup),
+		cmocka_unit_test_setup(lab_shaped_case_is_flagged_everywhere, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,9 +137,36 @@ static int64_t m_now(void *ctx)
 
 static struct sp_run_ops mock_ops(struct mock *m)
 {
-	struct sp_run_ops ops = { m_selector_set, m_diskstats, m_fio_start,
-				  m_fio_wait, m_fio_stop, m_now, m };
+	struct sp_run_ops ops = {
+		.selector_set = m_selector_set, .diskstats = m_diskstats,
+		.fio_start = m_fio_start, .fio_wait = m_fio_wait,
+		.fio_stop = m_fio_stop, .now_ns = m_now, .ctx = m,
+	};
 	return ops;
+}
+
+/* /proc/stat: each sample 300 jiffies later, 150 of them busy (user
+ * 100, system 50; idle 120 and iowait 30 are not). */
+static int cpu_samples;
+
+static int m_cpustat(void *ctx, char **text)
+{
+	unsigned long long n = (unsigned long long)++cpu_samples;
+
+	(void)ctx;
+	*text = malloc(256);
+	snprintf(*text, 256, "cpu  %llu 0 %llu %llu %llu 0 0 0 0 0\n"
+		 "cpu0 1 2 3 4 5 6 7 8 9 10\nintr 5\n", 100 * n, 50 * n,
+		 120 * n, 30 * n);
+	return 0;
+}
+
+static void m_env_info(void *ctx, struct sp_case_env *env)
+{
+	(void)ctx;
+	snprintf(env->mode, sizeof(env->mode), "lab");
+	snprintf(env->hst, sizeof(env->hst), "bucket_shift 27");
+	snprintf(env->kernel, sizeof(env->kernel), "6.1.0-test");
 }
 
 static void mock_init(struct mock *m)
@@ -503,6 +530,53 @@ static void reports_and_plots(void **state)
 	rmtree(dir);
 }
 
+static void case_records_what_it_ran_under(void **state)
+{
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	struct sp_case_result back;
+	char *dir = tmpdir(), *text = NULL, why[256];
+
+	(void)state;
+	mock_init(&m);
+	ops = mock_ops(&m);
+	ops.cpustat = m_cpustat;
+	ops.env_info = m_env_info;
+	target_init(&t);
+	t.scale = 8;
+	t.has_resid[1] = 1;
+	t.resid[1] = 0.05;
+	plan_init(&p);
+	cpu_samples = 0;
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	/* sampled around fio: two per case */
+	assert_int_equal(cpu_samples, 8);
+	assert_int_equal(s.cases[0].env.recorded, 1);
+	assert_int_equal(s.cases[0].env.scale, 8);
+	assert_true(s.cases[0].env.cpu_util > 0.499 &&
+		    s.cases[0].env.cpu_util < 0.501);
+	assert_string_equal(s.cases[0].env.mode, "lab");
+	assert_string_equal(s.cases[3].env.hst, "bucket_shift 27");
+	assert_int_equal(s.cases[0].env.has_resid[0], 0);
+	assert_true(s.cases[0].env.resid[1] == 0.05);
+	/* saved and read back; flagged for the residual, not the CPU */
+	assert_int_equal(sp_case_to_json(&s.cases[0], &text), 0);
+	assert_int_equal(sp_case_from_json(text, "t", &back), 0);
+	assert_int_equal(back.env.scale, 8);
+	assert_string_equal(back.env.kernel, "6.1.0-test");
+	assert_int_equal(sp_case_env_flagged(&back.env, back.n_paths, why,
+					     sizeof(why)), 1);
+	assert_non_null(strstr(why, "calibration off: path 2 +5.0%"));
+	assert_null(strstr(why, "saturated"));
+	free(text);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +587,7 @@ int main(void)
 		cmocka_unit_test(job_file_is_composed_per_case),
 		cmocka_unit_test(slow_paths_from_the_journal),
 		cmocka_unit_test(reports_and_plots),
+		cmocka_unit_test(case_records_what_it_ran_under),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

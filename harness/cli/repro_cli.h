@@ -1,0 +1,42 @@
+/* What repro_cmd.c (`slowpath reproduce`) and repro_scaled.c (its
+ * scaled, calibrated runs) share inside cli/. */
+#ifndef SP_REPRO_CLI_H
+#define SP_REPRO_CLI_H
+
+#include <stdint.h>
+
+#include "harness/repro/reference.h"
+#include "harness/repro/repro_plan.h"
+
+struct repro_cli {
+	const char *cases, *out, *unit, *data, *scale;
+	int64_t runtime_s, max_runtime_s;
+	int full, report_only, help;
+};
+
+/* Runs one slowpath command in this process, as the user would. */
+int repro_slowpath(int (*cmd)(int, char **), const char *const *words);
+int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The title the report carries ("HST vs ST (2020)"). */
+extern const char *repro_experiment_title;
+
+/* OUT/report.md from the case files under OUT/runs; -EIO when a
+ * planned point was not measured. */
+int repro_write_report(const struct repro_cli *cli,
+		       const struct sp_repro_plan *plan,
+		       const struct sp_reference *ref, const char *out,
+		       const char *unit_text, int64_t elapsed_s,
+		       const char *mode, const char *host);
+
+/* The scaled reproduction: the lab's capacity measured (unless k is
+ * given), k per (topology, iodepth), each group brought up with
+ * --scale k --unit <the fit's slope> --calibrate --calibrate-base <the
+ * fit's base>, its cases run, taken down. fixed_k 0: auto. Writes
+ * what it chose to OUT/scale.txt for the report. 0 or -errno. */
+int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
+		 uint64_t fixed_k, const char *out);
+
+#endif

@@ -1,0 +1,308 @@
+/* The report of `slowpath reproduce`: every measured point beside the
+ * published one (TVD, slow share, the conclusion), what each run ran
+ * under (k, CPU, calibration, standard error), lab-shaped points kept
+ * out of the count, plots. */
+#include "common/log.h"
+#include "common/outdir.h"
+#include "common/strbuf.h"
+#include "harness/cli/repro_cli.h"
+#include "harness/measure/case_result.h"
+#include "harness/report/render_plot.h"
+#include "harness/repro/repro_compare.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const struct sp_case_result *find_case(const struct sp_case_result *cases,
+					      size_t n, const char *topo,
+					      const char *rw, int qd,
+					      const char *sel_short)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(cases[i].topology, topo) && !strcmp(cases[i].rw, rw) &&
+		    cases[i].iodepth == qd &&
+		    !strcmp(sp_selector_short(cases[i].selector), sel_short))
+			return &cases[i];
+	}
+	return NULL;
+}
+
+struct tally {
+	int points, verdicts_held, targets, targets_met, missing, flagged;
+};
+
+/* What one run ran under, and whether it is a finding at all: a lab
+ * that was saturated or delays that missed their calibration make a
+ * case lab-shaped. 1 when flagged. */
+static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
+{
+	const struct sp_case_env *e = &c->env;
+	uint64_t ios[SP_CASE_MAX_PATHS];
+	double worst = 0, se;
+	char why[256];
+	size_t i;
+	int flagged;
+
+	if (!e->recorded)
+		return 0;
+	for (i = 0; i < c->n_paths; i++) {
+		ios[i] = c->path[i].v[SP_DS_READS] + c->path[i].v[SP_DS_WRITES];
+		if (e->has_resid[i] && fabs(e->resid[i]) > fabs(worst))
+			worst = e->resid[i];
+	}
+	se = sp_share_se(ios, c->n_paths, NULL);
+	flagged = sp_case_env_flagged(e, c->n_paths, why, sizeof(why));
+	fprintf(md, "\n%s ran under: k=%llu, CPU ", name,
+		(unsigned long long)e->scale);
+	if (e->cpu_util < 0)
+		fprintf(md, "not sampled");
+	else
+		fprintf(md, "%.0f%%", 100 * e->cpu_util);
+	fprintf(md, ", %s, HST %s, calibration residual up to %+.1f%%, "
+		"shares' standard error up to %.2f pp%s", e->mode, e->hst,
+		100 * worst, 100 * se, se > SP_ENV_SHARE_SE_MAX ?
+		" (over 0.5 pp: a longer --runtime would narrow it)" : "");
+	if (flagged)
+		fprintf(md, "; **lab-shaped**: %s", why);
+	return flagged;
+}
+
+const char *repro_experiment_title = "HST vs ST (2020)";
+
+/* What `--scale` chose (OUT/scale.txt, written by repro_scaled.c). */
+static void scaling_section(FILE *md, const char *out)
+{
+	char path[PATH_MAX], line[512];
+	FILE *f;
+
+	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	fprintf(md, "\n## Scaling\n\nEvery delay, the published base "
+		"included, times k (per topology and iodepth, from the "
+		"measured capacity unless given), injected less this setup's "
+		"own cost and calibrated closed loop; HST loaded with "
+		"bucket_shift 24 + log2 k. What was chosen:\n\n```\n");
+	while (fgets(line, sizeof(line), f))
+		fputs(line, md);
+	fprintf(md, "```\n");
+	fclose(f);
+}
+
+static const char *target_mark(const struct sp_repro_row *row)
+{
+	if (row->tvd_target < 0)
+		return "";
+	return row->meets_target ? " ok" : " **missed**";
+}
+
+/* One line of the summary table and one section of details. */
+static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref,
+			 const struct sp_case_result *cases, size_t n,
+			 const char *topo, enum sp_ref_rw rw, int qd,
+			 struct tally *tally)
+{
+	const char *rw_name = sp_ref_rw_name(rw);
+	const struct sp_case_result *m_st = find_case(cases, n, topo, rw_name, qd, "st");
+	const struct sp_case_result *m_hst = find_case(cases, n, topo, rw_name, qd, "hst");
+	const struct sp_ref_case *p_st = sp_ref_find(ref, topo, rw, qd, SP_REF_ST);
+	const struct sp_ref_case *p_hst = sp_ref_find(ref, topo, rw, qd, SP_REF_HST);
+	struct sp_repro_row st, hst;
+	struct sp_repro_verdict v;
+	size_t i;
+	int flagged;
+
+	fprintf(md, "\n### %s %s iodepth %d\n\n", topo, rw_name, qd);
+	if (!m_st || !m_hst || !p_st || !p_hst ||
+	    sp_repro_compare(p_st, m_st, &st) || sp_repro_compare(p_hst, m_hst, &hst)) {
+		fprintf(md, "Not measured (the run did not finish).\n");
+		fprintf(summary, "| %s %s %d | - | - | - | - | not measured |\n",
+			topo, rw_name, qd);
+		tally->missing++;
+		return;
+	}
+	tally->points++;
+	fprintf(md, "| path (published / here) | ST published | ST measured | HST published | HST measured |\n"
+		    "|---|---:|---:|---:|---:|\n");
+	for (i = 0; i < st.n_paths; i++)
+		fprintf(md, "| %zu (%s / %s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
+			i + 1, p_st->paths[i].dev, m_st->path[i].name,
+			100 * st.published_share[i],
+			100 * st.measured_share[i], 100 * hst.published_share[i],
+			100 * hst.measured_share[i]);
+	fprintf(md, "| slow paths | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n",
+		100 * st.slow_published, 100 * st.slow_measured,
+		100 * hst.slow_published, 100 * hst.slow_measured);
+	for (i = 0; i < 2; i++) {
+		const struct sp_repro_row *row = i ? &hst : &st;
+
+		fprintf(md, "\n%s: TVD %.3f", i ? "HST" : "ST", row->tvd);
+		if (row->tvd_target >= 0) {
+			tally->targets++;
+			tally->targets_met += row->meets_target;
+			fprintf(md, " (target <= %.2f: %s)", row->tvd_target,
+				row->meets_target ? "met" : "missed");
+		}
+	}
+	flagged = env_line(md, "ST", m_st);
+	flagged |= env_line(md, "HST", m_hst);
+	tally->flagged += flagged;
+	fprintf(summary, "| %s %s %d | %.1f / %.1f%% | %.1f / %.1f%% | %.3f%s | %.3f%s |",
+		topo, rw_name, qd, 100 * st.slow_published, 100 * st.slow_measured,
+		100 * hst.slow_published, 100 * hst.slow_measured,
+		st.tvd, target_mark(&st), hst.tvd, target_mark(&hst));
+	if (sp_repro_verdict(&st, &hst, qd, &v)) {
+		fprintf(summary, " - |\n");
+	} else if (flagged) {
+		/* not a finding: the lab's shape, not the selectors' */
+		fprintf(summary, " lab-shaped (%s) |\n",
+			v.holds ? "holds" : "does not hold");
+	} else {
+		fprintf(summary, " %s |\n", v.holds ? "holds" : "**does not hold**");
+		tally->verdicts_held += v.holds;
+		fprintf(md, "\n\nVerdict: **%s** — %s: %s.\n",
+			v.holds ? "holds" : "does not hold",
+			sp_repro_claim_text(v.claim), v.why);
+	}
+}
+
+/* The cases of OUT/runs/TOPO-RW<suffix>, appended to *all, and their
+ * plots. 0 also when there are none; -ENOMEM. */
+static int load_runs(const char *out, const char *topo, const char *rw,
+		     const char *suffix, struct sp_case_result **all,
+		     size_t *n_all)
+{
+	struct sp_case_result *some, *grown;
+	char path[PATH_MAX];
+	size_t n;
+
+	if (repro_path_printf(path, sizeof(path), "%s/runs/%s-%s%s", out, topo,
+			      rw, suffix) ||
+	    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
+		return 0;
+	grown = realloc(*all, (*n_all + n) * sizeof(**all));
+	if (!grown) {
+		free(some);
+		return -ENOMEM;
+	}
+	*all = grown;
+	memcpy(*all + *n_all, some, n * sizeof(*some));
+	*n_all += n;
+	free(some);
+	if (!repro_path_printf(path, sizeof(path), "%s/plots/%s-%s%s", out, topo,
+			       rw, suffix) &&
+	    sp_plot_run(path, *all + *n_all - n, n, "st", "hst",
+			&sp_plot_exec_gnuplot))
+		sp_warn("reproduce: no plots for %s", path);
+	return 0;
+}
+
+int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+			const struct sp_reference *ref, const char *out,
+			const char *unit_text, int64_t elapsed_s, const char *mode,
+			const char *host)
+{
+	struct sp_case_result *all = NULL;
+	size_t n_all = 0, t, q;
+	char path[PATH_MAX], suffix[32] = "";
+	struct tally tally = { 0 };
+	int rw, ret, k;
+	FILE *md, *summary, *details;
+	char *summary_text = NULL, *details_text = NULL;
+	size_t summary_len = 0, details_len = 0;
+
+	if (!repro_path_printf(path, sizeof(path), "%s/plots", out))
+		mkdir(path, 0755);
+	for (t = 0; t < SP_REPRO_N_TOPOS; t++)
+		for (rw = 0; rw < SP_REF_N_RW; rw++)
+			/* "" unscaled; "-kK" each k of a scaled reproduction */
+			for (k = 0; k <= 20; k++) {
+				if (k)
+					snprintf(suffix, sizeof(suffix), "-k%llu",
+						 1ULL << (k - 1));
+				ret = load_runs(out, sp_repro_topologies[t],
+						sp_ref_rw_name(rw), suffix, &all,
+						&n_all);
+				suffix[0] = '\0';
+				if (ret) {
+					free(all);
+					return ret;
+				}
+			}
+	md = repro_path_printf(path, sizeof(path), "%s/report.md", out) ? NULL :
+	     sp_outdir_fopen(path);
+	if (!md) {
+		ret = -errno;
+		sp_err("reproduce: %s: %s", path, strerror(errno));
+		free(all);
+		return ret;
+	}
+	fprintf(md, "# %s, reproduced by slowpath\n\n"
+		"- mode: %s; machine: %s\n"
+		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
+		repro_experiment_title, mode, host, unit_text,
+		cli->full ? "500M of 4k I/O each (the published size)" : "time-based",
+		cli->cases ? cli->cases : "all", elapsed_s);
+	scaling_section(md, out);
+	summary = open_memstream(&summary_text, &summary_len);
+	details = open_memstream(&details_text, &details_len);
+	if (!summary || !details) {
+		if (summary)
+			fclose(summary);
+		if (details)
+			fclose(details);
+		fclose(md);
+		free(summary_text);
+		free(details_text);
+		free(all);
+		return -ENOMEM;
+	}
+	for (t = 0; t < SP_REPRO_N_TOPOS; t++)
+		for (rw = 0; rw < SP_REF_N_RW; rw++)
+			for (q = 0; q < SP_REPRO_N_QD; q++)
+				if (plan->want[t][rw][q])
+					report_point(summary, details, ref, all, n_all,
+						     sp_repro_topologies[t], rw,
+						     sp_repro_iodepths[q], &tally);
+	fclose(summary);
+	fclose(details);
+	fprintf(md, "\n## Summary\n\n%d of %d points measured; the published "
+		"conclusion holds in %d; %d of %d fidelity targets met.\n\n"
+		"Slow paths' share published / measured; TVD is the total variation "
+		"distance between the published and the measured spread over the "
+		"paths (targets: ST at qd 1-2 <= 0.01, HST at qd 1 on skew4 and u10 "
+		"<= 0.05, qd 32-64 <= 0.08). The verdict is the published conclusion: "
+		"HST moves I/O off the slow paths at low iodepth (>= %.0f pp less than "
+		"ST), ST and HST converge at high iodepth (within %.0f pp), equal paths "
+		"are spread evenly (within %.0f pp).\n\n"
+		"| case | ST slow share | HST slow share | TVD ST | TVD HST | conclusion |\n"
+		"|---|---:|---:|---:|---:|---|\n%s\n%s## Per case\n%s",
+		tally.points, tally.points + tally.missing, tally.verdicts_held,
+		tally.targets_met, tally.targets, 100 * SP_REPRO_MOVED_MIN,
+		100 * SP_REPRO_ALIKE_MAX, 100 * SP_REPRO_EVEN_MAX,
+		summary_text, tally.flagged ? "Lab-shaped points (a run whose "
+		"CPU was over 50% busy or whose calibration ended outside +-3%) "
+		"are not findings: their conclusion is shown, not counted.\n\n"
+		: "", details_text);
+	free(summary_text);
+	free(details_text);
+	fclose(md);
+	free(all);
+	printf("reproduce: %d of %d points measured, conclusion holds in %d, "
+	       "%d of %d TVD targets met; report %s\n", tally.points,
+	       tally.points + tally.missing, tally.verdicts_held,
+	       tally.targets_met, tally.targets, path);
+	return tally.missing ? -EIO : 0;
+}
+

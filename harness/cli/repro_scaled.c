@@ -1,0 +1,327 @@
+/* `slowpath reproduce --scale auto|K`: every delay, the published base
+ * included, times k, so the emulator's own cost and its noise become
+ * small beside each I/O and its CPU stays below saturation. The
+ * capacity of the setup (one path with nothing injected: IOPS and CPU
+ * at iodepth 32, p50 at iodepth 1) picks k per topology and iodepth
+ * (harness/repro/repro_scale.h); each k is its own `up --calibrate`,
+ * which injects k x (base + multiplier x unit) less the setup's own
+ * cost, closed loop. */
+#include "common/log.h"
+#include "common/outdir.h"
+#include "common/units.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/repro_cli.h"
+#include "harness/measure/case_result.h"
+#include "harness/repro/repro_scale.h"
+#include "harness/run/run_exec.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The CPU's busy fraction over a few seconds with no I/O: what the
+ * setup burns by itself (a lab under a loaded host shows a lot). */
+static double idle_busy(unsigned int seconds)
+{
+	struct sp_cpustat a, b;
+	char *t0 = NULL, *t1 = NULL;
+	double busy = -1;
+
+	if (!sp_run_real_cpustat(NULL, &t0)) {
+		sleep(seconds);
+		if (!sp_run_real_cpustat(NULL, &t1) && !sp_cpustat_parse(t0, &a) &&
+		    !sp_cpustat_parse(t1, &b))
+			busy = sp_cpustat_busy(&a, &b);
+	}
+	free(t0);
+	free(t1);
+	return busy;
+}
+
+/* The cases of one `run` into cap's points; the iodepth-1 one with
+ * nothing injected gives the own cost. */
+static int add_points(const char *dir, int zero_delay,
+		      struct sp_lab_capacity *cap)
+{
+	struct sp_case_result *cases = NULL;
+	size_t n = 0, i;
+	int ret = sp_case_load_dir(dir, &cases, &n);
+
+	for (i = 0; !ret && i < n; i++) {
+		const struct sp_fio_dir *d = &cases[i].fio.dir[SP_FIO_READ];
+
+		if (zero_delay && cases[i].iodepth == 1)
+			cap->own_ns = (int64_t)llround(d->clat_p50_us * 1000);
+		if (cap->n < SP_CAPACITY_MAX_POINTS && cases[i].env.cpu_util > 0) {
+			cap->iops[cap->n] = d->iops;
+			cap->util[cap->n++] = cases[i].env.cpu_util;
+		}
+	}
+	free(cases);
+	return ret;
+}
+
+/* base1 with nothing injected at iodepth 1 and 32 (the own cost, and
+ * the rate the setup saturates at), then with 40 ms injected at
+ * iodepth 2 and 8 (low rates): CPU against rate, fitted. */
+static int capacity(const char *out, struct sp_lab_capacity *cap)
+{
+	const char *up[] = { "up", "topologies/base1.ini", "--scale", "1",
+			     NULL };
+	char dir[PATH_MAX], dir2[PATH_MAX];
+	const char *run[] = { "run", "--selectors", "st", "--rw", "randread",
+			      "--iodepth", "1,32", "--runtime", "6", "--out",
+			      dir, NULL };
+	const char *delay[] = { "delay", "set", "a", "40ms", NULL };
+	const char *run2[] = { "run", "--selectors", "st", "--rw", "randread",
+			       "--iodepth", "2,8", "--runtime", "8", "--out",
+			       dir2, NULL };
+	const char *down[] = { "down", NULL };
+	double idle;
+	size_t i;
+	int ret;
+
+	if (repro_path_printf(dir, sizeof(dir), "%s/capacity", out) ||
+	    repro_path_printf(dir2, sizeof(dir2), "%s/capacity-40ms", out))
+		return -ENAMETOOLONG;
+	if (repro_slowpath(cmd_up, up))
+		return -EIO;
+	idle = idle_busy(5);
+	ret = repro_slowpath(cmd_run, run) ? -EIO : 0;
+	if (!ret)
+		ret = repro_slowpath(cmd_delay, delay) ? -EIO : 0;
+	if (!ret)
+		ret = repro_slowpath(cmd_run, run2) ? -EIO : 0;
+	repro_slowpath(cmd_down, down);
+	if (ret)
+		return ret;
+	memset(cap, 0, sizeof(*cap));
+	cap->idle_util = idle > 0 ? idle : 0;
+	ret = add_points(dir, 1, cap);
+	if (!ret)
+		ret = add_points(dir2, 0, cap);
+	if (ret)
+		return ret;
+	for (i = 0; i < cap->n; i++)	/* noise: no I/O cost seen */
+		if (cap->idle_util >= cap->util[i])
+			cap->idle_util = 0;
+	if (cap->own_ns <= 0 || sp_capacity_fit(cap))
+		return -ENODATA;
+	for (i = 0; i < cap->n; i++)
+		printf("capacity: %.0f IOPS with the CPU %.0f%% busy\n",
+		       cap->iops[i], 100 * cap->util[i]);
+	printf("capacity: %.0f%% busy with no I/O; CPU = idle + %.4g x "
+	       "IOPS^%.2f; own cost p50 %.3f ms at iodepth 1\n",
+	       100 * cap->idle_util, cap->a, cap->b,
+	       (double)cap->own_ns / 1e6);
+	return 0;
+}
+
+/* The largest p (1 - p) of a published share among a group's points:
+ * what sets the I/O count a share's standard error needs. */
+static double worst_pq(const struct sp_reference *ref, const char *topo,
+		       const int *qds, size_t nq, const struct sp_repro_plan *plan,
+		       size_t t)
+{
+	double s[SP_REF_MAX_PATHS], worst = 0;
+	size_t q, i, qi;
+	int rw, sel;
+
+	for (rw = 0; rw < SP_REF_N_RW; rw++)
+		for (q = 0; q < nq; q++) {
+			for (qi = 0; qi < SP_REPRO_N_QD; qi++)
+				if (sp_repro_iodepths[qi] == qds[q])
+					break;
+			if (qi == SP_REPRO_N_QD || !plan->want[t][rw][qi])
+				continue;
+			for (sel = 0; sel < SP_REF_N_SELECTORS; sel++) {
+				const struct sp_ref_case *c = sp_ref_find(
+					ref, topo, (enum sp_ref_rw)rw, qds[q],
+					(enum sp_ref_selector)sel);
+
+				if (!c || sp_ref_shares(c, s))
+					continue;
+				for (i = 0; i < c->n_paths; i++)
+					worst = fmax(worst, s[i] * (1 - s[i]));
+			}
+		}
+	return worst > 0 ? worst : 0.25;
+}
+
+static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+		     size_t t, uint64_t k, const int *qds, size_t nq,
+		     const char *unit, const char *base, int64_t runtime_s,
+		     const char *out)
+{
+	const char *topo = sp_repro_topologies[t];
+	char ktext[24], qtext[64] = "", dir[PATH_MAX], rt[24];
+	const char *up[] = { "up", topo, "--unit", unit, "--scale", ktext,
+			     "--calibrate", "--calibrate-base", base, NULL };
+	const char *down[] = { "down", NULL };
+	const char *run[16];
+	size_t q, qi, len = 0;
+	int rw, n, failed = 0, any;
+
+	snprintf(ktext, sizeof(ktext), "%" PRIu64, k);
+	snprintf(rt, sizeof(rt), "%" PRId64, runtime_s);
+	if (repro_slowpath(cmd_up, up))
+		return -EIO;
+	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
+		len = 0;
+		qtext[0] = '\0';
+		for (q = 0, any = 0; q < nq; q++) {
+			for (qi = 0; qi < SP_REPRO_N_QD; qi++)
+				if (sp_repro_iodepths[qi] == qds[q] &&
+				    plan->want[t][rw][qi])
+					break;
+			if (qi == SP_REPRO_N_QD)
+				continue;
+			len += (size_t)snprintf(qtext + len, sizeof(qtext) - len,
+						"%s%d", any ? "," : "", qds[q]);
+			any = 1;
+		}
+		if (!any)
+			continue;
+		/* `run` keeps one run per folder: one per k */
+		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s-k%s", out,
+				      topo, sp_ref_rw_name(rw), ktext)) {
+			failed = 1;
+			break;
+		}
+		n = 0;
+		run[n++] = "run";
+		run[n++] = "--selectors"; run[n++] = "st,hst";
+		run[n++] = "--rw"; run[n++] = sp_ref_rw_name(rw);
+		run[n++] = "--iodepth"; run[n++] = qtext;
+		if (!cli->full) {
+			run[n++] = "--runtime"; run[n++] = rt;
+		}
+		run[n++] = "--out"; run[n++] = dir;
+		run[n] = NULL;
+		failed = repro_slowpath(cmd_run, run) != 0;
+	}
+	repro_slowpath(cmd_down, down);
+	return failed ? -EIO : 0;
+}
+
+int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
+		 uint64_t fixed_k, const char *out)
+{
+	struct sp_lab_capacity cap = { 0 };
+	struct sp_linfit fit;
+	char unit[32], base[32], path[PATH_MAX];
+	FILE *log;
+	size_t t, q;
+	int ret;
+
+	ret = sp_ref_calibrate(fit_ref, &fit);
+	if (ret)
+		return ret;
+	/* whole microseconds: what `up` reads back exactly */
+	sp_format_duration((int64_t)llround(fit.slope * 1000) * 1000, unit,
+			   sizeof(unit));
+	sp_format_duration((int64_t)llround(fit.base * 1000) * 1000, base,
+			   sizeof(base));
+	printf("scaled: published %.3f ms + %.3f ms x multiplier: unit %s, "
+	       "base %s, injected per path less this setup's own cost\n",
+	       fit.base, fit.slope, unit, base);
+	if (!fixed_k && (ret = capacity(out, &cap)))
+		return ret;
+	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
+		return -ENAMETOOLONG;
+	log = sp_outdir_fopen(path);
+	if (!log)
+		return -errno;
+	fprintf(log, "unit %s base %s\n", unit, base);
+	if (!fixed_k) {
+		for (q = 0; q < cap.n; q++)
+			fprintf(log, "capacity %.0f IOPS CPU %.3f\n",
+				cap.iops[q], cap.util[q]);
+		fprintf(log, "capacity idle %.3f fit CPU = idle + %.4g x "
+			"IOPS^%.3f, own p50 %.3f ms\n", cap.idle_util, cap.a,
+			cap.b, (double)cap.own_ns / 1e6);
+	}
+	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
+		const struct sp_ref_topology *tp = sp_ref_topology(ref,
+			sp_repro_topologies[t]);
+		struct sp_scale_model m;
+		uint64_t k[SP_REPRO_N_QD] = { 0 }, done = 0;
+		double util[SP_REPRO_N_QD] = { 0 };
+		int rw, want[SP_REPRO_N_QD] = { 0 };
+
+		if (!sp_repro_plan_has_topology(plan, t) || !tp)
+			continue;
+		m.base_ns = fit.base * 1e6;
+		m.unit_ns = fit.slope * 1e6;
+		m.n_paths = tp->n_paths;
+		m.multiplier = tp->multiplier;
+		for (q = 0; q < SP_REPRO_N_QD; q++) {
+			for (rw = 0; rw < SP_REF_N_RW; rw++)
+				want[q] |= plan->want[t][rw][q];
+			if (!want[q])
+				continue;
+			k[q] = fixed_k;
+			if (!fixed_k && sp_scale_pick(&cap, &m, sp_repro_iodepths[q],
+						      SP_ENV_UTIL_MAX, &k[q],
+						      &util[q]))
+				sp_warn("reproduce: %s qd %d: no k keeps the CPU "
+					"under %.0f%%; using %" PRIu64,
+					sp_repro_topologies[t],
+					sp_repro_iodepths[q],
+					100 * SP_ENV_UTIL_MAX, k[q]);
+		}
+		/* one `up` per distinct k, its iodepths together */
+		for (q = 0; q < SP_REPRO_N_QD && !ret; q++) {
+			int qds[SP_REPRO_N_QD];
+			size_t nq = 0, r;
+			double pq, need = 0;
+			char pred[48];
+			int64_t rt;
+
+			/* done: the k already run, each a power of two */
+			if (!want[q] || (done & k[q]))
+				continue;
+			done |= k[q];
+			for (r = q; r < SP_REPRO_N_QD; r++)
+				if (want[r] && k[r] == k[q])
+					qds[nq++] = sp_repro_iodepths[r];
+			pq = worst_pq(ref, sp_repro_topologies[t], qds, nq, plan, t);
+			for (r = 0; r < nq; r++)
+				need = fmax(need, sp_scale_runtime_for_se(&m, qds[r],
+					k[q], 0.5 - sqrt(0.25 - pq),
+					SP_ENV_SHARE_SE_MAX));
+			rt = (int64_t)ceil(need);
+			if (rt < cli->runtime_s)
+				rt = cli->runtime_s;
+			if (rt > cli->max_runtime_s)
+				rt = cli->max_runtime_s;
+			if (fixed_k)
+				snprintf(pred, sizeof(pred), "given");
+			else
+				snprintf(pred, sizeof(pred), "predicted CPU "
+					 "%.0f%%", 100 * util[q]);
+			printf("reproduce: %s k=%" PRIu64 " for iodepth %d%s "
+			       "(%s), %" PRId64 " s per run (%.0f s for a 0.5 "
+			       "pp standard error)\n", sp_repro_topologies[t],
+			       k[q], qds[0], nq > 1 ? " and deeper" : "", pred,
+			       rt, need);
+			fprintf(log, "%s k %" PRIu64 " qd", sp_repro_topologies[t],
+				k[q]);
+			for (r = 0; r < nq; r++)
+				fprintf(log, " %d", qds[r]);
+			fprintf(log, " predicted_cpu %.3f runtime %" PRId64
+				" runtime_for_se %.0f\n", util[q], rt, need);
+			fflush(log);
+			ret = run_group(cli, plan, t, k[q], qds, nq, unit, base,
+					rt, out);
+		}
+	}
+	fclose(log);
+	return ret;
+}

@@ -1,0 +1,162 @@
+/* The conditions a case ran under; see case_env.h. */
+#include "harness/measure/case_env.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+int sp_cpustat_parse(const char *text, struct sp_cpustat *s)
+{
+	unsigned long long v[10] = { 0 };
+	const char *line = text;
+	int n, i;
+
+	while (line && strncmp(line, "cpu ", 4)) {
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	if (!line)
+		return -EINVAL;
+	/* user nice system idle iowait irq softirq steal guest guest_nice;
+	 * guest time is already counted in user */
+	n = sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	if (n < 4)
+		return -EINVAL;
+	s->total = 0;
+	for (i = 0; i < n; i++)
+		s->total += v[i];
+	s->busy = s->total - v[3] - v[4];
+	return 0;
+}
+
+double sp_cpustat_busy(const struct sp_cpustat *a, const struct sp_cpustat *b)
+{
+	if (b->total <= a->total || b->busy < a->busy)
+		return -1;
+	return (double)(b->busy - a->busy) / (double)(b->total - a->total);
+}
+
+int sp_case_env_flagged(const struct sp_case_env *e, size_t n_paths,
+			char *why, size_t len)
+{
+	size_t i, worst = SIZE_MAX;
+	int n = 0, saturated;
+
+	if (len)
+		why[0] = '\0';
+	if (!e->recorded)
+		return 0;
+	saturated = e->cpu_util > SP_ENV_UTIL_MAX;
+	if (saturated)
+		n = snprintf(why, len, "lab saturated: CPU %.0f%% > %.0f%%",
+			     100 * e->cpu_util, 100 * SP_ENV_UTIL_MAX);
+	for (i = 0; i < n_paths && i < SP_ENV_MAX_PATHS; i++)
+		if (e->has_resid[i] && fabs(e->resid[i]) > SP_ENV_RESID_MAX &&
+		    (worst == SIZE_MAX ||
+		     fabs(e->resid[i]) > fabs(e->resid[worst])))
+			worst = i;
+	if (worst != SIZE_MAX && n >= 0 && (size_t)n < len)
+		snprintf(why + n, len - (size_t)n, "%scalibration off: path %zu "
+			 "%+.1f%% (bound +-%.0f%%)", n ? "; " : "", worst + 1,
+			 100 * e->resid[worst], 100 * SP_ENV_RESID_MAX);
+	return saturated || worst != SIZE_MAX;
+}
+
+double sp_share_se(const uint64_t *ios, size_t n, double *se)
+{
+	uint64_t total = 0;
+	double worst = 0, p, s;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += ios[i];
+	for (i = 0; i < n; i++) {
+		p = total ? (double)ios[i] / (double)total : 0;
+		s = total ? sqrt(p * (1 - p) / (double)total) : 0;
+		if (se)
+			se[i] = s;
+		if (s > worst)
+			worst = s;
+	}
+	return worst;
+}
+
+void sp_case_env_to_json(const struct sp_case_env *e, const uint64_t *ios,
+			 size_t n_paths, json_object *o)
+{
+	json_object *env, *res;
+	char why[256];
+	size_t i;
+
+	if (!e->recorded)
+		return;
+	env = json_object_new_object();
+	json_object_object_add(env, "scale", json_object_new_int64((int64_t)e->scale));
+	json_object_object_add(env, "cpu_util", e->cpu_util < 0 ? NULL :
+			       json_object_new_double(e->cpu_util));
+	json_object_object_add(env, "mode", json_object_new_string(e->mode));
+	json_object_object_add(env, "hst", json_object_new_string(e->hst));
+	json_object_object_add(env, "kernel", json_object_new_string(e->kernel));
+	res = json_object_new_array();
+	for (i = 0; i < n_paths && i < SP_ENV_MAX_PATHS; i++)
+		json_object_array_add(res, e->has_resid[i] ?
+				      json_object_new_double(e->resid[i]) : NULL);
+	json_object_object_add(env, "calibration_residual", res);
+	json_object_object_add(env, "share_se_max", json_object_new_double(
+		sp_share_se(ios, n_paths, NULL)));
+	json_object_object_add(env, "lab_shaped",
+		sp_case_env_flagged(e, n_paths, why, sizeof(why)) ?
+		json_object_new_string(why) : NULL);
+	json_object_object_add(o, "environment", env);
+}
+
+static void str(json_object *env, const char *key, char *dst, size_t len)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(env, key, &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(dst, len, "%s", json_object_get_string(v));
+}
+
+int sp_case_env_from_json(json_object *o, size_t n_paths,
+			  struct sp_case_env *e)
+{
+	json_object *env, *v, *res;
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	e->cpu_util = -1;
+	e->scale = 1;
+	if (!json_object_object_get_ex(o, "environment", &env) || !env)
+		return 0;
+	if (!json_object_is_type(env, json_type_object))
+		return -EINVAL;
+	e->recorded = 1;
+	if (json_object_object_get_ex(env, "scale", &v) &&
+	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
+		e->scale = (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(env, "cpu_util", &v) && v)
+		e->cpu_util = json_object_get_double(v);
+	str(env, "mode", e->mode, sizeof(e->mode));
+	str(env, "hst", e->hst, sizeof(e->hst));
+	str(env, "kernel", e->kernel, sizeof(e->kernel));
+	if (json_object_object_get_ex(env, "calibration_residual", &res) &&
+	    json_object_is_type(res, json_type_array))
+		for (i = 0; i < n_paths && i < SP_ENV_MAX_PATHS &&
+			    i < json_object_array_length(res); i++) {
+			v = json_object_array_get_idx(res, i);
+			if (v) {
+				e->has_resid[i] = 1;
+				e->resid[i] = json_object_get_double(v);
+			}
+		}
+	return 0;
+}

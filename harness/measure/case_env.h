@@ -1,0 +1,67 @@
+/* Under what a case ran, so a report can tell a finding from an
+ * artefact of the machine: the delay scale k, how busy the CPUs were
+ * (the lab's emulator pays for every I/O in CPU), native or lab, which
+ * HST build, the kernel, and how far each path's closed-loop
+ * calibration ended from its target. Also the standard error of the
+ * paths' shares. Pure; /proc/stat and /sys are read by the caller. */
+#ifndef SP_CASE_ENV_H
+#define SP_CASE_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SP_ENV_MAX_PATHS 16
+
+/* A case whose CPUs were busier than this was measuring the machine,
+ * not the paths: the report flags it instead of scoring it. */
+#define SP_ENV_UTIL_MAX 0.5
+/* A calibrated path whose p50 ended further than this from its
+ * target: the delays were not the published ones. */
+#define SP_ENV_RESID_MAX 0.03
+/* The largest standard error of a path's share a report trusts. */
+#define SP_ENV_SHARE_SE_MAX 0.005
+
+struct sp_case_env {
+	int recorded;		/* 0: a case file from before these fields */
+	uint64_t scale;		/* k */
+	double cpu_util;	/* busy fraction of all CPUs; < 0 unknown */
+	char mode[8];		/* "native" or "lab" */
+	char hst[32];		/* "stock", "bucket_shift 27", "not loaded" */
+	char kernel[64];	/* uname -r */
+	int has_resid[SP_ENV_MAX_PATHS];
+	double resid[SP_ENV_MAX_PATHS];	/* measured / target - 1 */
+};
+
+/* The aggregate "cpu " line of /proc/stat. */
+struct sp_cpustat {
+	uint64_t busy, total;	/* jiffies; idle and iowait are not busy */
+};
+
+/* 0, or -EINVAL when text has no "cpu " line. */
+int sp_cpustat_parse(const char *proc_stat, struct sp_cpustat *s);
+/* Busy fraction between two samples; -1 when no time passed. */
+double sp_cpustat_busy(const struct sp_cpustat *before,
+		       const struct sp_cpustat *after);
+
+/* 1 when the case should not be read as a finding: why says so
+ * ("lab saturated: CPU 83% > 50%", "calibration off: path 4 +5.1%").
+ * 0 for a case within bounds or one without a record. */
+int sp_case_env_flagged(const struct sp_case_env *e, size_t n_paths,
+			char *why, size_t len);
+
+/* Binomial standard error of each path's share of total I/Os (ios[i]
+ * of them on path i): sqrt(p (1 - p) / total). Returns the largest;
+ * se may be NULL. 0 when total is 0. */
+double sp_share_se(const uint64_t *ios, size_t n, double *se);
+
+struct json_object;
+/* Adds the fields to a case's JSON object (with the derived flag,
+ * "lab_shaped": the reason or null, and "share_se_max" from ios, the
+ * paths' I/O counts) / reads them back (absent in older files:
+ * e->recorded 0). from_json: 0 or -EINVAL. */
+void sp_case_env_to_json(const struct sp_case_env *e, const uint64_t *ios,
+			 size_t n_paths, struct json_object *o);
+int sp_case_env_from_json(struct json_object *o, size_t n_paths,
+			  struct sp_case_env *e);
+
+#endif

@@ -1,0 +1,39 @@
+/* The machine a case runs on, for its record: /proc/stat (the guest's,
+ * in the lab, whose CPU the emulator spends on every I/O), native or
+ * lab, the historical-service-time build /sys shows, the kernel. */
+#include "harness/run/run_exec.h"
+
+#include "common/file.h"
+#include "lab/hst_info.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+int sp_run_real_cpustat(void *ctx, char **text)
+{
+	(void)ctx;
+	return sp_file_read("/proc/stat", SP_FILE_TEXT_MAX, text, NULL);
+}
+
+void sp_run_real_env_info(void *ctx, struct sp_case_env *env)
+{
+	struct sp_hst_info info;
+	struct utsname u;
+	char *shift = NULL;
+
+	(void)ctx;
+	snprintf(env->mode, sizeof(env->mode), "%s",
+		 getenv("SLOWPATH_IN_LAB") ? "lab" : "native");
+	if (sp_file_read(SP_HST_SYS_BUCKET_SHIFT, 64, &shift, NULL))
+		shift = NULL;
+	if (sp_hst_info_parse(access(SP_HST_SYS_MODULE, F_OK) == 0, shift,
+			      &info) ||
+	    sp_hst_info_label(&info, env->hst, sizeof(env->hst)))
+		snprintf(env->hst, sizeof(env->hst), "not loaded");
+	free(shift);
+	if (!uname(&u))
+		snprintf(env->kernel, sizeof(env->kernel), "%.63s", u.release);
+}
