@@ -177,8 +177,7 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 	const char *topo = sp_repro_topologies[t];
 	const char *up[] = { "up", topo, "--unit", unit_text, NULL };
 	char qds[64], dir[PATH_MAX], runtime[16];
-	const char *run[16];
-	int rw, n, failed = 0;
+	int rw, failed = 0;
 
 	if (repro_slowpath(cmd_up, up))
 		return -EIO;
@@ -191,20 +190,29 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 			failed = 1;
 			break;
 		}
-		n = 0;
-		run[n++] = "run";
-		run[n++] = "--selectors"; run[n++] = "st,hst";
-		run[n++] = "--rw"; run[n++] = sp_ref_rw_name(rw);
-		run[n++] = "--iodepth"; run[n++] = qds;
-		if (!cli->full) {
-			run[n++] = "--runtime"; run[n++] = runtime;
-		}
-		run[n++] = "--out"; run[n++] = dir;
-		run[n] = NULL;
-		failed = repro_slowpath(cmd_run, run) != 0;
+		failed = repro_run_cases(cli, sp_ref_rw_name(rw), qds, runtime,
+					 dir) != 0;
 	}
 	topology_down();
 	return failed ? -EIO : 0;
+}
+
+int repro_run_cases(const struct repro_cli *cli, const char *rw,
+		    const char *qds, const char *runtime, const char *dir)
+{
+	const char *run[16];
+	int n = 0;
+
+	run[n++] = "run";
+	run[n++] = "--selectors"; run[n++] = "st,hst";
+	run[n++] = "--rw"; run[n++] = rw;
+	run[n++] = "--iodepth"; run[n++] = qds;
+	if (!cli->full) {
+		run[n++] = "--runtime"; run[n++] = runtime;
+	}
+	run[n++] = "--out"; run[n++] = dir;
+	run[n] = NULL;
+	return repro_slowpath(cmd_run, run) ? -EIO : 0;
 }
 
 /* What --report-only cannot learn from the case files: the unit and

@@ -163,9 +163,8 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 	const char *up[] = { "up", topo, "--unit", unit, "--scale", ktext,
 			     "--calibrate", "--calibrate-base", base, NULL };
 	const char *down[] = { "down", NULL };
-	const char *run[16];
 	size_t q, qi, len = 0;
-	int rw, n, failed = 0, any;
+	int rw, failed = 0, any;
 
 	snprintf(ktext, sizeof(ktext), "%" PRIu64, k);
 	snprintf(rt, sizeof(rt), "%" PRId64, runtime_s);
@@ -193,17 +192,8 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 			failed = 1;
 			break;
 		}
-		n = 0;
-		run[n++] = "run";
-		run[n++] = "--selectors"; run[n++] = "st,hst";
-		run[n++] = "--rw"; run[n++] = sp_ref_rw_name(rw);
-		run[n++] = "--iodepth"; run[n++] = qtext;
-		if (!cli->full) {
-			run[n++] = "--runtime"; run[n++] = rt;
-		}
-		run[n++] = "--out"; run[n++] = dir;
-		run[n] = NULL;
-		failed = repro_slowpath(cmd_run, run) != 0;
+		failed = repro_run_cases(cli, sp_ref_rw_name(rw), qtext, rt,
+					 dir) != 0;
 	}
 	repro_slowpath(cmd_down, down);
 	return failed ? -EIO : 0;
