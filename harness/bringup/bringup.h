@@ -125,8 +125,7 @@ struct sp_up_opts {
 /* The whole plan, before anything is done: names, addresses, ports,
  * delays per path, the map's name and UUID, the backing file. */
 int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
-		    const char *state_dir, struct sp_state *st, char *err,
-		    size_t errlen);
+		    struct sp_state *st, char *err, size_t errlen);
 
 /* `ip -o -4 addr show` text against the plan: -EADDRINUSE and err naming
  * both addresses when a path's subnet overlaps one already there. */

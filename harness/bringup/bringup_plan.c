@@ -85,8 +85,7 @@ static int scale_delays(const struct sp_topo *t, uint64_t k,
 }
 
 int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
-		    const char *state_dir, struct sp_state *st, char *err,
-		    size_t errlen)
+		    struct sp_state *st, char *err, size_t errlen)
 {
 	struct sp_topo_resolved_path rp[SP_TOPO_MAX_PATHS];
 	struct sp_topo t = *topo;
@@ -98,7 +97,6 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	int ret;
 
 	/* the journal's folder; the backing file no longer lives there */
-	(void)state_dir;
 	if (!valid_tag(o->tag))
 		return sp_errf(err, errlen, -EINVAL, "tag '%s' is not 4 "
 			     "lower-case hex digits", o->tag);

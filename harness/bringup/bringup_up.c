@@ -479,7 +479,7 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 	int ret;
 	char journal_file[512];
 
-	ret = sp_bringup_plan(topo, o, state_dir, &st, err, errlen);
+	ret = sp_bringup_plan(topo, o, &st, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(journal_file, sizeof(journal_file), "%s/%s", state_dir,

@@ -29,7 +29,7 @@ static struct sp_state *equal3_plan(void)
 	snprintf(o.tag, sizeof(o.tag), "3fa2");
 	if (sp_topo_parse(equal3, "equal3.ini", "equal3", &topo, err,
 			  sizeof(err)) ||
-	    sp_bringup_plan(&topo, &o, "/run/slowpath", &st, err, sizeof(err)))
+	    sp_bringup_plan(&topo, &o, &st, err, sizeof(err)))
 		abort();	/* the target itself is broken, not the library */
 	done = 1;
 	return &st;

@@ -24,8 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sp_topo_parse(text, "fuzz.ini", "fuzz", &topo, err,
 			  sizeof(err)) == 0 &&
 	    sp_topo_resolve(&topo, 0, r, err, sizeof(err)) == 0) {
-		int planned = !sp_bringup_plan(&topo, &opts, "/run/slowpath",
-					       &st, err, sizeof(err));
+		int planned = !sp_bringup_plan(&topo, &opts, &st, err, sizeof(err));
 
 		for (i = 0; i < topo.npaths; i++) {
 			if (planned && i < st.npaths)

@@ -24,7 +24,7 @@ static void plan_names_addresses_and_delays(void **state)
 
 	(void)state;
 	opts(&o);
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/run/slowpath", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 	assert_int_equal(st.npaths, 3);
 	assert_string_equal(st.iqn, "iqn.2026-11.org.slowpath:up-equal3");
@@ -50,18 +50,18 @@ static void plan_names_addresses_and_delays(void **state)
 	o.has_mech = 1;
 	o.mech = SP_MECH_NETEM;
 	o.unit_ns = 5000000;
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/run/slowpath", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 	assert_int_equal(st.paths[2].netem_ns, 10000000);
 	assert_int_equal(st.paths[2].read_ns, 0);
 
 	/* tgtd reads its control port into a short */
 	snprintf(o.tag, sizeof(o.tag), "ffff");
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/run/slowpath", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 	assert_true(st.paths[2].ctl_port < 32768);
 	snprintf(o.tag, sizeof(o.tag), "XYZ");
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/run/slowpath", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "XYZ"));
 }
@@ -74,7 +74,7 @@ static void address_clash_names_both_sides(void **state)
 
 	(void)state;
 	opts(&o);
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/r", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 	assert_int_equal(sp_bringup_addr_clash(&st, M.addr_out, err,
 					       sizeof(err)), 0);
@@ -263,7 +263,7 @@ static void down_after_sigkill_uses_the_journal(void **state)
 
 	(void)state;
 	opts(&o);
-	assert_int_equal(sp_bringup_plan(&topo, &o, dir, &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 	st.npaths = 2;
 	st.paths[0].steps = st.paths[1].steps = (1u << SP_STEP_NETNS) |

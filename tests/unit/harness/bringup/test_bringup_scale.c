@@ -28,7 +28,7 @@ static void scale_multiplies_every_delay(void **state)
 	(void)state;
 	opts(&o);
 	o.scale = 8;
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/r", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 	assert_int_equal(st.scale, 8);
 	assert_int_equal(st.paths[0].read_ns, 4000000);
@@ -36,24 +36,24 @@ static void scale_multiplies_every_delay(void **state)
 	/* the wire's share too */
 	o.has_mech = 1;
 	o.mech = SP_MECH_BOTH;
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/r", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 	assert_int_equal(st.paths[2].netem_ns + st.paths[2].read_ns, 8000000);
 	assert_int_equal(st.paths[2].netem_ns, 4000000);
 	o.has_mech = 0;
 
 	o.scale = 3;
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/r", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "power of two"));
 	/* 1ms x 2^16 = 65.5 s: over the bound one command may be held */
 	o.scale = 1 << 16;
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/r", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), -ERANGE);
 	assert_non_null(strstr(err, "path c"));
 	assert_non_null(strstr(err, "60s"));
 	o.scale = 1 << 15;	/* 32.8 s: still allowed */
-	assert_int_equal(sp_bringup_plan(&topo, &o, "/r", &st, err,
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err,
 					 sizeof(err)), 0);
 }
 
