@@ -207,6 +207,10 @@ unsigned long long sp_bringup_pid_start(const struct sp_sys_ops *ops,
  * and unused: reloaded; in use: -EBUSY. Not loadable: -ENOENT when
  * k > 1, else 0 with *loaded 0 (nothing asked for it). *shift is what
  * is loaded. err says why on failure. */
+struct sp_hst_info;
+/* Which HST /sys says is loaded (lab/hst_info.h); -ENOENT when none. */
+int sp_bringup_hst_loaded(const struct sp_sys_ops *ops,
+			  struct sp_hst_info *info);
 int sp_bringup_hst_ensure(const struct sp_sys_ops *ops, uint64_t k,
 			  int *loaded, unsigned int *shift, char *err,
 			  size_t errlen);

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HST_MOD "dm_historical_service_time"
+#define HST_MOD sp_selector_module(SP_SEL_HST)
 
-/* What /sys says is loaded; -ENOENT when nothing is. */
-static int loaded_info(const struct sp_sys_ops *ops, struct sp_hst_info *info)
+int sp_bringup_hst_loaded(const struct sp_sys_ops *ops,
+			  struct sp_hst_info *info)
 {
 	char text[32];
 	int has_param;
@@ -61,7 +61,7 @@ int sp_bringup_hst_ensure(const struct sp_sys_ops *ops, uint64_t k,
 			     (unsigned long long)k, ret == -ERANGE
 			     ? "HST's bucket shift would pass 63"
 			     : "not a power of two");
-	ret = loaded_info(ops, &info);
+	ret = sp_bringup_hst_loaded(ops, &info);
 	if (ret == -EINVAL)
 		return sp_errf(err, errlen, ret, "%s shows a bucket shift "
 			     "slowpath cannot read", SP_HST_SYS_BUCKET_SHIFT);
@@ -107,7 +107,7 @@ int sp_bringup_hst_ensure(const struct sp_sys_ops *ops, uint64_t k,
 			     "lab's build or 'make hst-module'", HST_MOD, want,
 			     (unsigned long long)k);
 	}
-	ret = loaded_info(ops, &info);
+	ret = sp_bringup_hst_loaded(ops, &info);
 	if (ret || info.bucket_shift != want)
 		return sp_errf(err, errlen, -EIO, "%s was loaded but does not "
 			     "show bucket_shift %u", HST_MOD, want);

@@ -56,12 +56,8 @@ static void trim(char *s)
 static void gather_hst(const struct sp_sys_ops *ops, struct sp_status *s)
 {
 	struct sp_hst_info info;
-	char text[32];
-	int has = !ops->read_file(ops->ctx, SP_HST_SYS_BUCKET_SHIFT, text,
-				  sizeof(text));
 
-	if (sp_hst_info_parse(ops->exists(ops->ctx, SP_HST_SYS_MODULE),
-			      has ? text : NULL, &info) ||
+	if (sp_bringup_hst_loaded(ops, &info) ||
 	    sp_hst_info_label(&info, s->hst, sizeof(s->hst)))
 		snprintf(s->hst, sizeof(s->hst), "not loaded");
 }

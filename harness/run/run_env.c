@@ -3,6 +3,8 @@
  * lab, the historical-service-time build /sys shows, the kernel. */
 #include "harness/run/run_exec.h"
 
+#include "harness/bringup/bringup.h"
+
 #include "common/file.h"
 #include "lab/hst_info.h"
 
@@ -22,18 +24,13 @@ void sp_run_real_env_info(void *ctx, struct sp_case_env *env)
 {
 	struct sp_hst_info info;
 	struct utsname u;
-	char *shift = NULL;
 
 	(void)ctx;
 	snprintf(env->mode, sizeof(env->mode), "%s",
 		 getenv("SLOWPATH_IN_LAB") ? "lab" : "native");
-	if (sp_file_read(SP_HST_SYS_BUCKET_SHIFT, 64, &shift, NULL))
-		shift = NULL;
-	if (sp_hst_info_parse(access(SP_HST_SYS_MODULE, F_OK) == 0, shift,
-			      &info) ||
+	if (sp_bringup_hst_loaded(&sp_sys_real, &info) ||
 	    sp_hst_info_label(&info, env->hst, sizeof(env->hst)))
 		snprintf(env->hst, sizeof(env->hst), "not loaded");
-	free(shift);
 	if (!uname(&u))
 		snprintf(env->kernel, sizeof(env->kernel), "%.63s", u.release);
 }
