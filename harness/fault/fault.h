@@ -1,0 +1,63 @@
+/* Faults on one path of a topology that is up: what `slowpath fault`
+ * does by hand and what `slowpath run --fault` schedules mid-run.
+ * A fault is parsed from one spec ("at=10s path=p2 how=hang for=20s",
+ * the same words `slowpath fault PATH HOW [--for D]` builds), applied
+ * through struct sp_sys_ops (so unit tests mock every effect), recorded
+ * in the state journal (so `down` and `fault PATH restore` can undo it
+ * even after a crash), and undone by sp_fault_restore. */
+#ifndef SP_FAULT_H
+#define SP_FAULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/bringup/bringup.h"
+#include "harness/bringup/state.h"
+
+enum sp_fault_how {
+	SP_FAULT_HANG,		/* the target stops answering */
+	SP_FAULT_RESET,		/* the connection drops: tgtd killed, restarted on restore */
+	SP_FAULT_BLACKHOLE,	/* every packet lost (netem loss 100 %) */
+	SP_FAULT_DOWN,		/* the path's veth goes down */
+	SP_FAULT_ERROR,		/* the store fails commands: error_rate, error_sense */
+	SP_FAULT_FLAP,		/* down/up every flap_period */
+	SP_FAULT_SLOW,		/* the path's delay x slow_factor */
+	SP_FAULT_RESTORE,	/* undo whatever fault the path has */
+	SP_FAULT_HOW_COUNT
+};
+
+#define SP_FAULT_MAX 32		/* --fault options one run takes */
+
+struct sp_fault {
+	enum sp_fault_how how;
+	char path[64];		/* path name as in the topology/journal */
+	int64_t at_ns;		/* run only: since the case's fio started; -1 = now */
+	int64_t for_ns;		/* 0 = until restored (or the case ends, in a run) */
+	double error_rate;	/* ERROR: 0 < rate <= 1 */
+	char error_sense[32];	/* ERROR: medium, not-ready, aborted, ... */
+	int64_t flap_period_ns;	/* FLAP: each down and each up lasts this */
+	double slow_factor;	/* SLOW: delay multiplied by this, > 0 */
+};
+
+const char *sp_fault_how_name(enum sp_fault_how how);
+
+/* "k=v k=v ..." (at= path= how= for= rate= sense= period= factor=) into
+ * *f; -EINVAL with err naming the word and value. Pure. */
+int sp_fault_parse(const char *spec, struct sp_fault *f, char *err,
+		   size_t errlen);
+/* The spec text of *f, which sp_fault_parse reads back to *f. */
+int sp_fault_format(const struct sp_fault *f, char *buf, size_t len);
+
+/* Applies f->how to f->path now (FLAP: the first "down"; the caller's
+ * clock drives sp_fault_flap_tick). 0 or -errno, err says what failed. */
+int sp_fault_apply(const struct sp_sys_ops *ops, struct sp_state *st,
+		   const struct sp_fault *f, char *err, size_t errlen);
+/* FLAP only: brings the link down (down = 1) or up; 0 or -errno. */
+int sp_fault_flap_tick(const struct sp_sys_ops *ops, struct sp_state *st,
+		       const struct sp_fault *f, int down, char *err,
+		       size_t errlen);
+/* Undoes any fault on path; a path with none is fine (idempotent). */
+int sp_fault_restore(const struct sp_sys_ops *ops, struct sp_state *st,
+		     const char *path, char *err, size_t errlen);
+
+#endif
