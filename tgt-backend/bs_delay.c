@@ -158,12 +158,21 @@ static int64_t handoff_excess(const struct delay_lu *d, int64_t handoff_ns,
 	return excess < delay_ns ? excess : delay_ns;
 }
 
+/* When a command ready at ready_ns is through the LUN's servers:
+ * ready_ns itself when there is no serial stage (service=0). */
+static int64_t serve(struct delay_lu *d, int64_t ready_ns)
+{
+	if (d->opts.service_ns <= 0)
+		return ready_ns;
+	return delay_servers_take(&d->servers, ready_ns, d->opts.service_ns);
+}
+
 /* Finished I/O back in the main loop: complete it, or hold it for its
- * delay. Returns how many there were. */
+ * service and delay. Returns how many there were. */
 static int take_done(struct delay_lu *d)
 {
 	struct delay_req *req, *next;
-	int64_t now = sp_now_ns();
+	int64_t now = sp_now_ns(), hold_ns;
 	int taken = 0;
 	LIST_HEAD(batch);
 
@@ -179,10 +188,12 @@ static int take_done(struct delay_lu *d)
 		req->io_done = 1;
 		if (req->cold)
 			wake_ewma_update(&d->dispatch_ns, req->t_io_start - req->t_queued);
-		if (req->when == DELAY_WHEN_AFTER && req->delay_ns > 0)
-			hold(d, req, now + req->delay_ns -
+		hold_ns = req->when == DELAY_WHEN_AFTER ?
+			  serve(d, now) - now + req->delay_ns : 0;
+		if (hold_ns > 0)
+			hold(d, req, now + hold_ns -
 			     (req->cold ? handoff_excess(d, req->t_io_start - req->t_queued,
-							 req->delay_ns) : 0));
+							 hold_ns) : 0));
 		else
 			complete(d, req);
 	}
@@ -242,7 +253,7 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 {
 	struct delay_lu *d = DELAY_LU(cmd->dev);
 	struct delay_req *req = calloc(1, sizeof(*req));
-	int64_t base;
+	int64_t base, hold_ns;
 
 	if (!req)
 		return -ENOMEM;
@@ -254,13 +265,15 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 	req->delay_ns = jitter_delay_ns(&d->rng, d->opts.dist, base,
 					d->opts.jitter_ns);
 	d->submitted++;
-	if (req->delay_ns > 0)
+	if (req->delay_ns > 0 || d->opts.service_ns > 0)
 		d->delayed++;
 	set_cmd_async(cmd);
-	if (req->when == DELAY_WHEN_BEFORE && req->delay_ns > 0) {
+	hold_ns = req->when == DELAY_WHEN_BEFORE ?
+		  serve(d, req->t_submit) - req->t_submit + req->delay_ns : 0;
+	if (hold_ns > 0) {
 		/* Released early by what waking a worker usually costs. */
-		hold(d, req, req->t_submit + req->delay_ns -
-		     handoff_excess(d, d->dispatch_ns, req->delay_ns));
+		hold(d, req, req->t_submit + hold_ns -
+		     handoff_excess(d, d->dispatch_ns, hold_ns));
 		service(d);
 	} else {
 		delay_pool_queue(d, req);
@@ -280,11 +293,14 @@ static void seed_rng(struct delay_lu *d)
 /* A ctl line: parsed like bsopts, applied whole or not at all. */
 int delay_apply_line(struct delay_lu *d, char *line, char *err, size_t errlen)
 {
-	int64_t old_seed = d->opts.seed;
+	int64_t old_seed = d->opts.seed, old_servers = d->opts.servers;
 	int ret = delay_opts_parse(&d->opts, line, DELAY_OPTS_RUNTIME, err, errlen);
 
 	if (!ret && d->opts.seed != old_seed)
 		seed_rng(d);
+	/* commands already in service keep their release times */
+	if (!ret && d->opts.servers != old_servers)
+		delay_servers_init(&d->servers, (int)d->opts.servers);
 	return ret;
 }
 
@@ -333,6 +349,7 @@ static tgtadm_err bs_delay_init(struct scsi_lu *lu, char *bsopts)
 		return TGTADM_INVALID_REQUEST;
 	}
 	seed_rng(d);
+	delay_servers_init(&d->servers, (int)d->opts.servers);
 	wake_model_init(&d->wake, WAKE_INITIAL_LATE_NS);
 	tgt_init_sched_event(&d->poll_ev, poll_handler, d);
 	if (delayq_init(&d->queue, 256))

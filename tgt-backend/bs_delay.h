@@ -18,6 +18,7 @@
 
 #include "tgt-backend/delay_opts.h"
 #include "tgt-backend/delayq.h"
+#include "tgt-backend/delay_servers.h"
 #include "tgt-backend/jitter.h"
 #include "tgt-backend/wakeup.h"
 
@@ -32,6 +33,7 @@ struct delay_lu {
 	char *opts_text;		/* owns the strings opts points into */
 	struct jitter_rng rng;
 	struct delayq queue;
+	struct delay_servers servers;	/* with service=: the serial stage */
 	request_func_t *io_fn;		/* rdwr's request function */
 
 	/* I/O workers: take from pending, put on done, poke done_fd. */

@@ -2,6 +2,7 @@
 
 #include "common/opttab.h"
 #include "common/units.h"
+#include "tgt-backend/delay_servers.h"
 #include "tgt-backend/jitter.h"
 
 #include <errno.h>
@@ -41,6 +42,13 @@ static const struct sp_opt delay_table[] = {
 	{ .name = "when", .type = SP_OPT_ENUM, .def = "after",
 	  .choices = when_names, .offset = OFF(when),
 	  .help = "hold the completion after the I/O, or the I/O before it" },
+	{ .name = "service", .type = SP_OPT_DELAY, .def = "0",
+	  .offset = OFF(service_ns),
+	  .help = "time each command holds one of the LUN's servers; "
+		  "commands beyond 'servers' wait their turn (a serial path)" },
+	{ .name = "servers", .type = SP_OPT_INT, .def = "1", .min = 1,
+	  .max = DELAY_SERVERS_MAX, .offset = OFF(servers),
+	  .help = "commands in service at once, 1-64 (with 'service')" },
 	{ .name = "poll_max", .type = SP_OPT_DURATION, .def = "200us",
 	  .offset = OFF(poll_max_ns),
 	  .help = "longest busy-wait of tgtd's main loop before a deadline; 0: timer only" },
@@ -79,6 +87,7 @@ int delay_opts_validate(const struct delay_opts *o, char *err, size_t errlen)
 	if ((ret = check_range("read_delay", o->read_delay_ns, 0, err, errlen)) ||
 	    (ret = check_range("write_delay", o->write_delay_ns, 0, err, errlen)) ||
 	    (ret = check_range("jitter", o->jitter_ns, 0, err, errlen)) ||
+	    (ret = check_range("service", o->service_ns, 0, err, errlen)) ||
 	    (ret = check_range("stats_interval", o->stats_interval_ns,
 			       10 * SP_NSEC_PER_MSEC, err, errlen)))
 		return ret;
@@ -157,11 +166,13 @@ size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len)
 
 	n = snprintf(buf, len,
 		     "read_delay_ns=%lld\nwrite_delay_ns=%lld\njitter_ns=%lld\n"
-		     "dist=%s\nseed=%lld\nwhen=%s\npoll_max_ns=%lld\n",
+		     "dist=%s\nseed=%lld\nwhen=%s\npoll_max_ns=%lld\n"
+		     "service_ns=%lld\nservers=%lld\n",
 		     (long long)o->read_delay_ns, (long long)o->write_delay_ns,
 		     (long long)o->jitter_ns, delay_dist_name(o->dist),
 		     (long long)o->seed, delay_when_name(o->when),
-		     (long long)o->poll_max_ns);
+		     (long long)o->poll_max_ns, (long long)o->service_ns,
+		     (long long)o->servers);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -190,7 +201,7 @@ static int put_kv(char *buf, size_t len, size_t *used, const char *fmt, ...)
 int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 {
 	struct delay_opts def;
-	char rd[32], wr[32], ji[32], pm[32], si[32];
+	char rd[32], wr[32], ji[32], pm[32], si[32], sv[32];
 	size_t used = 0;
 	int ret;
 
@@ -212,6 +223,11 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 		ret = put_kv(buf, len, &used, "seed=%lld", (long long)o->seed);
 	if (!ret && o->when != def.when)
 		ret = put_kv(buf, len, &used, "when=%s", when_names[o->when]);
+	if (!ret && o->service_ns != def.service_ns)
+		ret = put_kv(buf, len, &used, "service=%s",
+			     sp_format_duration(o->service_ns, sv, sizeof(sv)));
+	if (!ret && o->servers != def.servers)
+		ret = put_kv(buf, len, &used, "servers=%lld", (long long)o->servers);
 	if (!ret && o->poll_max_ns != def.poll_max_ns)
 		ret = put_kv(buf, len, &used, "poll_max=%s",
 			     sp_format_duration(o->poll_max_ns, pm, sizeof(pm)));

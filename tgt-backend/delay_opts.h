@@ -32,6 +32,8 @@ struct delay_opts {
 	int dist;			/* enum jitter_dist */
 	int64_t seed;			/* -1: derive one at LUN creation */
 	int when;			/* enum delay_when */
+	int64_t service_ns;		/* each command's time in one of the servers */
+	int64_t servers;		/* commands in service at once */
 	int64_t poll_max_ns;		/* longest main-loop busy-wait per deadline */
 	int64_t stats_interval_ns;	/* least time between stats rewrites */
 	const char *ctl;		/* control directory; NULL: default */

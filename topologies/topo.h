@@ -53,6 +53,10 @@ struct sp_topo {
 	char file[256];
 	char description[256];
 	int64_t unit_ns, lab_unit_ns;
+	/* 0: every command waits out its path's delay on its own; N: a
+	 * path serves its commands N at a time, its delay being each
+	 * one's service (a slow link; tgt-backend/delay_servers.h) */
+	unsigned int servers;
 	uint64_t size_bytes;
 	char backing_file[256];		/* "" lets `up` choose */
 	struct sp_dm_selector selector;
@@ -71,6 +75,8 @@ struct sp_topo_resolved_path {
 	enum sp_dist dist;
 	enum sp_mech mech;
 	int64_t backend_read_ns, backend_write_ns, backend_jitter_ns;
+	int64_t backend_service_ns;	/* with servers: the serial stage */
+	unsigned int servers;
 	int64_t netem_delay_ns, netem_jitter_ns;
 	uint32_t subnet, initiator_addr, target_addr;	/* host order */
 	int prefix_len;

@@ -51,6 +51,20 @@ int sp_topo_check_whole(struct sp_topo_parser *p)
 				    "netem's only; the tgt delay store knows "
 				    "uniform, normal and pareto", i + 1);
 		}
+		if (t->servers && path->mech != SP_MECH_BACKEND) {
+			p->line = path->line;
+			return sp_topo_perr(p, "path %zu: servers = %u needs "
+				    "mechanism backend: only the tgt delay store "
+				    "serves commands in turn", i + 1, t->servers);
+		}
+		if (t->servers && path->has_delay &&
+		    path->read_delay_ns != path->write_delay_ns) {
+			p->line = path->line;
+			return sp_topo_perr(p, "path %zu: with servers = %u the "
+				    "delay is a service time for every command: "
+				    "read_delay and write_delay must be equal",
+				    i + 1, t->servers);
+		}
 		if (path->mech == SP_MECH_NETEM && path->has_delay &&
 		    path->read_delay_ns != path->write_delay_ns) {
 			p->line = path->line;

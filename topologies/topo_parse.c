@@ -30,7 +30,7 @@ struct global_raw {
 	const char *description, *backing_file, *map_name, *addresses;
 	const char *jitter;
 	int64_t unit_ns, lab_unit_ns, base_weight, threshold_multiplier;
-	int64_t path_prefix;
+	int64_t path_prefix, servers;
 	uint64_t size_bytes;
 	int selector, mechanism, distribution;
 };
@@ -42,6 +42,9 @@ static const struct sp_opt global_opts[] = {
 	  .help = "what multiplier 1 means" },
 	{ .name = "lab_unit", .type = SP_OPT_DELAY,
 	  .offset = G(lab_unit_ns), .help = "the unit inside the lab VM" },
+	{ .name = "servers", .type = SP_OPT_INT, .min = 0, .max = 64,
+	  .offset = G(servers),
+	  .help = "0: a path's delay is pure latency; N: its service, N commands at a time" },
 	{ .name = "size", .type = SP_OPT_SIZE, .offset = G(size_bytes) },
 	{ .name = "backing_file", .type = SP_OPT_STR, .offset = G(backing_file) },
 	{ .name = "selector", .type = SP_OPT_ENUM, .choices = sp_selector_short_names,
@@ -222,6 +225,7 @@ static int topology_key(struct sp_topo_parser *p, struct global_raw *g,
 	if (!strcmp(key, "unit")) t->unit_ns = g->unit_ns;
 	else if (!strcmp(key, "lab_unit")) t->lab_unit_ns = g->lab_unit_ns;
 	else if (!strcmp(key, "size")) t->size_bytes = g->size_bytes;
+	else if (!strcmp(key, "servers")) t->servers = (unsigned int)g->servers;
 	else if (!strcmp(key, "base_weight"))
 		t->selector.base_weight = g->base_weight;
 	else if (!strcmp(key, "threshold_multiplier"))

@@ -81,6 +81,12 @@ int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 			r->backend_read_ns = r->read_delay_ns;
 			r->backend_write_ns = r->write_delay_ns;
 			r->backend_jitter_ns = r->jitter_ns;
+			if (topo->servers) {
+				/* equal, topo_check saw to it */
+				r->backend_service_ns = r->read_delay_ns;
+				r->backend_read_ns = r->backend_write_ns = 0;
+				r->servers = topo->servers;
+			}
 			break;
 		case SP_MECH_NETEM:
 			r->netem_delay_ns = r->read_delay_ns;

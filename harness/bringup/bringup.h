@@ -116,6 +116,10 @@ struct sp_up_opts {
 	/* k: every delay (store and wire, jitter too) times k, a power of
 	 * two; 0 or 1: none. Each scaled delay must stay within 60 s. */
 	uint64_t scale;
+	/* serial topologies (servers > 0): added to every path's service
+	 * before k; the reproduction's share of the published base that
+	 * a path serves in turn (harness/repro: sp_ref_serial_fit) */
+	int64_t serial_base_ns;
 	char tag[8];			/* 4 hex digits; names everything */
 	const char *backing_dir;	/* NULL: SP_BACKING_DIR */
 	/* seconds to wait for a tgtd / for disks after login */

@@ -75,6 +75,15 @@ static int scale_delays(const struct sp_topo *t, uint64_t k,
 							r->netem_jitter_ns, b,
 							sizeof(b)),
 				     (unsigned long long)k);
+		if ((double)r->backend_service_ns * (double)k >
+		    (double)SP_DELAY_MAX_NS)
+			return sp_errf(err, errlen, -ERANGE, "path %s: service "
+				     "%s scaled by %llu is over 60s: use a "
+				     "smaller --scale", r->label,
+				     sp_format_duration(r->backend_service_ns,
+							a, sizeof(a)),
+				     (unsigned long long)k);
+		r->backend_service_ns *= (int64_t)k;
 		r->backend_read_ns *= (int64_t)k;
 		r->backend_write_ns *= (int64_t)k;
 		r->backend_jitter_ns *= (int64_t)k;
@@ -175,6 +184,10 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		p->netem_ns = r->netem_delay_ns;
 		p->netem_jitter_ns = r->netem_jitter_ns;
 		p->relative_throughput = r->relative_throughput;
+		p->servers = r->servers;
+		p->service_ns = r->backend_service_ns;
+		if (p->servers)
+			p->service_ns += o->serial_base_ns * (int64_t)st->scale;
 	}
 	return 0;
 }
@@ -279,6 +292,10 @@ int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
 	o.read_delay_ns = p->read_ns;
 	o.write_delay_ns = p->write_ns;
 	o.jitter_ns = p->jitter_ns;
+	if (p->servers) {
+		o.service_ns = p->service_ns;
+		o.servers = p->servers;
+	}
 	dist = delay_dist_by_name(sp_dist_names[p->dist]);
 	/* paretonormal is netem's only (topo_check keeps it off the
 	 * store's jitter): then the store has no jitter to shape */

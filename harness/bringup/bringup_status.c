@@ -160,8 +160,12 @@ static void delay_text(const struct sp_state_path *p, char *buf, size_t len)
 	else
 		n = snprintf(buf, len, "read=%s write=%s", r, w);
 	if (ji && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " jitter=%s",
-			 sp_format_duration(ji, j, sizeof(j)));
+		n += snprintf(buf + n, len - (size_t)n, " jitter=%s",
+			      sp_format_duration(ji, j, sizeof(j)));
+	if (p->servers && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " service=%s/%u",
+			 sp_format_duration(p->service_ns, j, sizeof(j)),
+			 p->servers);
 }
 
 int sp_status_render(const struct sp_status *s, char *buf, size_t len)

@@ -172,14 +172,19 @@ int sp_bringup_calibrate(const struct sp_sys_ops *ops, struct sp_state *st,
 	int ret = 0;
 
 	for (i = 0; i < st->npaths; i++) {
-		cp[i].target_ns = (int64_t)k * o->base_ns + planned_ns(&st->paths[i]);
+		/* a serial path's service stays as planned: the delay
+		 * after it is what the loop corrects */
+		int64_t service = st->paths[i].servers ? st->paths[i].service_ns : 0;
+
+		cp[i].target_ns = (int64_t)k * o->base_ns + planned_ns(&st->paths[i]) +
+				  service;
 		cp[i].injected_ns = planned_ns(&st->paths[i]);
 		cp[i].measured_ns = -1;
-		changed[i] = cp[i].target_ns != cp[i].injected_ns;
+		changed[i] = cp[i].target_ns - service != cp[i].injected_ns;
 		if (cp[i].target_ns > SP_DELAY_MAX_NS)
 			return sp_errf(err, errlen, -ERANGE, "path %s: target "
 				     "p50 over 60s", st->paths[i].label);
-		cp[i].injected_ns = cp[i].target_ns;
+		cp[i].injected_ns = cp[i].target_ns - service;
 	}
 	for (round = 0; round < o->rounds && off; round++) {
 		for (i = 0; !ret && i < st->npaths; i++)

@@ -145,6 +145,12 @@ static int path_kv(struct sp_state_path *p, char *kv)
 			p->dist = (enum sp_dist)e;
 		return 0;
 	}
+	if (!strcmp(kv, "servers")) {
+		if (to_uint(v, 64, &u))
+			return -1;
+		p->servers = (unsigned int)u;
+		return 0;
+	}
 	if (!strcmp(kv, "port") || !strcmp(kv, "ctl") || !strcmp(kv, "rt")) {
 		if (to_uint(v, 65535, &u))
 			return -1;
@@ -168,6 +174,8 @@ static int path_kv(struct sp_state_path *p, char *kv)
 		p->netem_ns = i;
 	else if (!strcmp(kv, "netem_jitter"))
 		p->netem_jitter_ns = i;
+	else if (!strcmp(kv, "service"))
+		p->service_ns = i;
 	else
 		return -1;
 	return 0;
@@ -430,18 +438,24 @@ int sp_state_fmt_header(const struct sp_state *st, char *buf, size_t len)
 
 int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len)
 {
+	char serial[64] = "";
+
 	if (has_space(p->label) || has_space(p->netns))
 		return -EINVAL;
+	/* only serial paths say so: other journals read as before */
+	if (p->servers)
+		snprintf(serial, sizeof(serial), " service=%" PRId64 " servers=%u",
+			 p->service_ns, p->servers);
 	return sp_snprintf(buf, len,
 		   "path %u label=%s netns=%s hif=%s tif=%s init=%s/%d "
 		   "target=%s port=%u ctl=%u mech=%s dist=%s rt=%u read=%" PRId64
 		   " write=%" PRId64 " jitter=%" PRId64 " netem=%" PRId64
-		   " netem_jitter=%" PRId64 "\n",
+		   " netem_jitter=%" PRId64 "%s\n",
 		   p->index, p->label, p->netns, p->host_if, p->target_if,
 		   p->initiator_ip, p->prefix_len, p->target_ip, p->portal_port,
 		   p->ctl_port, sp_mech_names[p->mech], sp_dist_names[p->dist],
 		   p->relative_throughput, p->read_ns, p->write_ns, p->jitter_ns,
-		   p->netem_ns, p->netem_jitter_ns);
+		   p->netem_ns, p->netem_jitter_ns, serial);
 }
 
 int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len)

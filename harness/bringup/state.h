@@ -80,6 +80,8 @@ struct sp_state_path {
 	enum sp_dist dist;
 	int64_t read_ns, write_ns, jitter_ns;		/* store's share */
 	int64_t netem_ns, netem_jitter_ns;		/* wire's share */
+	int64_t service_ns;		/* store's serial stage (servers > 0) */
+	unsigned int servers;		/* 0: none */
 	unsigned int relative_throughput;
 	unsigned int steps;		/* 1 << enum sp_step, begun */
 	pid_t tgtd_pid;

@@ -32,6 +32,7 @@ struct up_cli {
 	int64_t scale;
 	int calibrate;
 	int64_t calib_base_ns, calib_rounds, calib_runtime_s;
+	int64_t serial_base_ns;
 };
 
 #define U(f) offsetof(struct up_cli, f)
@@ -56,6 +57,11 @@ static const struct sp_opt up_table[] = {
 	  .offset = U(calib_base_ns), .def = "856us",
 	  .help = "the per-I/O base every path's target includes (856us: "
 	  "the 2020 fit)" },
+	{ .name = "serial-base", .type = SP_OPT_DELAY,
+	  .offset = U(serial_base_ns), .def = "0",
+	  .help = "topologies with servers: the part of the base every path "
+	  "serves in turn, added to each path's service (and taken from "
+	  "calibrate-base)" },
 	{ .name = "calibrate-rounds", .type = SP_OPT_INT,
 	  .offset = U(calib_rounds), .def = "4", .min = 1, .max = 20,
 	  .help = "measurements at most" },
@@ -237,6 +243,18 @@ int cmd_up(int argc, char **argv)
 		return SP_EXIT_USAGE;
 	}
 	o.scale = (uint64_t)cli.scale;
+	if (cli.serial_base_ns && !topo.servers) {
+		sp_err("up: --serial-base is for topologies with servers; %s has "
+		       "none", topo.file);
+		return SP_EXIT_USAGE;
+	}
+	if (cli.calibrate && cli.serial_base_ns > cli.calib_base_ns) {
+		sp_err("up: --serial-base %lldns is more than --calibrate-base "
+		       "%lldns, the whole base", (long long)cli.serial_base_ns,
+		       (long long)cli.calib_base_ns);
+		return SP_EXIT_USAGE;
+	}
+	o.serial_base_ns = cli.serial_base_ns;
 	o.unit_ns = cli.unit_ns;
 	if (!o.unit_ns && getenv("SLOWPATH_IN_LAB") && topo.lab_unit_ns > 0)
 		o.unit_ns = topo.lab_unit_ns;
@@ -257,7 +275,7 @@ int cmd_up(int argc, char **argv)
 	if (cli.calibrate) {
 		static struct sp_state st;
 		struct sp_calib_opts co = {
-			.base_ns = cli.calib_base_ns,
+			.base_ns = cli.calib_base_ns - cli.serial_base_ns,
 			.rounds = (unsigned int)cli.calib_rounds,
 			.runtime_s = (unsigned int)cli.calib_runtime_s,
 		};

@@ -131,13 +131,17 @@ static void print_calibration(const struct sp_reference *ref,
 			      const struct sp_linfit *fit, int format)
 {
 	static const double mults[] = { 1, 4, 8, 16 };
+	double serial = -1, serial_rmse = 0;
 	size_t m, i, p;
 
+	if (sp_ref_serial_fit(ref, fit, &serial, &serial_rmse))
+		serial = -1;
 	if (format == FORMAT_TSV) {
 		printf("fit_base_ms\t%.4f\nfit_slope_ms\t%.4f\nfit_r2\t%.5f\n"
-		       "fit_rmse_ms\t%.4f\nfit_n\t%zu\nbase_over_slope\t%.4f\n",
+		       "fit_rmse_ms\t%.4f\nfit_n\t%zu\nbase_over_slope\t%.4f\n"
+		       "serial_base_ms\t%.3f\nserial_rmse_pp\t%.2f\n",
 		       fit->base, fit->slope, fit->r2, fit->rmse, fit->n,
-		       fit->base / fit->slope);
+		       fit->base / fit->slope, serial, 100 * serial_rmse);
 		return;
 	}
 	printf("mean service time per I/O (ms) = %.3f + %.3f x multiplier\n"
@@ -145,6 +149,12 @@ static void print_calibration(const struct sp_reference *ref,
 	       "randread, ST and HST; r^2 = %.4f, rmse = %.3f ms; base/slope = %.2f units)\n\n",
 	       fit->base, fit->slope, fit->n, fit->r2, fit->rmse,
 	       fit->base / fit->slope);
+	if (serial >= 0)
+		printf("served one command at a time per path: %.3f ms of the base "
+		       "+ %.3f ms x multiplier\n(the serial base that gives the ST "
+		       "runs' slow shares at iodepth 32 and 64 from the paths' "
+		       "capacities; rmse %.2f pp)\n\n", serial, fit->slope,
+		       100 * serial_rmse);
 	printf("| multiplier | paths | measured mean (ms) | fitted (ms) |\n");
 	printf("|---:|---:|---:|---:|\n");
 	for (m = 0; m < sizeof(mults) / sizeof(mults[0]); m++) {

@@ -155,13 +155,15 @@ static double worst_pq(const struct sp_reference *ref, const char *topo,
 
 static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		     size_t t, uint64_t k, const int *qds, size_t nq,
-		     const char *unit, const char *base, int64_t runtime_s,
-		     const char *out)
+		     const char *unit, const char *base, const char *serial,
+		     int64_t runtime_s, const char *out)
 {
 	const char *topo = sp_repro_topologies[t];
 	char ktext[24], qtext[64] = "", dir[PATH_MAX], rt[24];
+	/* the serial base only where the topology's paths are serial */
 	const char *up[] = { "up", topo, "--unit", unit, "--scale", ktext,
-			     "--calibrate", "--calibrate-base", base, NULL };
+			     "--calibrate", "--calibrate-base", base,
+			     serial ? "--serial-base" : NULL, serial, NULL };
 	const char *down[] = { "down", NULL };
 	size_t q, qi, len = 0;
 	int rw, failed = 0, any;
@@ -205,22 +207,29 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 {
 	struct sp_lab_capacity cap = { 0 };
 	struct sp_linfit fit;
-	char unit[32], base[32], path[PATH_MAX];
+	char unit[32], base[32], serial[32], path[PATH_MAX];
+	double serial_ms;
 	FILE *log;
 	size_t t, q;
 	int ret;
 
 	ret = sp_ref_calibrate(fit_ref, &fit);
+	if (!ret)
+		ret = sp_ref_serial_fit(fit_ref, &fit, &serial_ms, NULL);
 	if (ret)
 		return ret;
+	sp_format_duration((int64_t)llround(serial_ms * 1000) * 1000, serial,
+			   sizeof(serial));
 	/* whole microseconds: what `up` reads back exactly */
 	sp_format_duration((int64_t)llround(fit.slope * 1000) * 1000, unit,
 			   sizeof(unit));
 	sp_format_duration((int64_t)llround(fit.base * 1000) * 1000, base,
 			   sizeof(base));
 	printf("scaled: published %.3f ms + %.3f ms x multiplier: unit %s, "
-	       "base %s, injected per path less this setup's own cost\n",
-	       fit.base, fit.slope, unit, base);
+	       "base %s, injected per path less this setup's own cost; "
+	       "serial paths serve %s of the base and the multiplier's part "
+	       "one command at a time\n", fit.base, fit.slope, unit, base,
+	       serial);
 	if (!fixed_k && (ret = capacity(out, &cap)))
 		return ret;
 	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
@@ -228,7 +237,7 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 	log = sp_outdir_fopen(path);
 	if (!log)
 		return -errno;
-	fprintf(log, "unit %s base %s\n", unit, base);
+	fprintf(log, "unit %s base %s serial_base %s\n", unit, base, serial);
 	if (!fixed_k) {
 		for (q = 0; q < cap.n; q++)
 			fprintf(log, "capacity %.0f IOPS CPU %.3f\n",
@@ -249,6 +258,8 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 			continue;
 		m.base_ns = fit.base * 1e6;
 		m.unit_ns = fit.slope * 1e6;
+		m.serial = tp->servers > 0;
+		m.serial_base_ns = serial_ms * 1e6;
 		m.n_paths = tp->n_paths;
 		m.multiplier = tp->multiplier;
 		for (q = 0; q < SP_REPRO_N_QD; q++) {
@@ -309,7 +320,7 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 				" runtime_for_se %.0f\n", util[q], rt, need);
 			fflush(log);
 			ret = run_group(cli, plan, t, k[q], qds, nq, unit, base,
-					rt, out);
+					tp->servers ? serial : NULL, rt, out);
 		}
 	}
 	fclose(log);

@@ -1,5 +1,5 @@
 # Published references and how close a run comes to them.
-LIB_SRCS += harness/repro/reference.c harness/repro/ref_topology.c harness/repro/repro_compare.c \
+LIB_SRCS += harness/repro/reference.c harness/repro/serial_fit.c harness/repro/ref_topology.c harness/repro/repro_compare.c \
 	    harness/repro/repro_plan.c harness/repro/cover.c harness/repro/repro_scale.c
 UNIT_TESTS += tests/unit/harness/repro/test_reference.c \
 	      tests/unit/harness/repro/test_ref_topology.c \

@@ -54,6 +54,7 @@ int sp_ref_topology_set(struct sp_ref_topologies *set,
 	memset(t, 0, sizeof(*t));
 	t->name = sp_ref_topology_names[slot];
 	t->n_paths = topo->npaths;
+	t->servers = topo->servers;
 	for (i = 0; i < topo->npaths; i++) {
 		int64_t d = r[i].read_delay_ns > r[i].write_delay_ns ?
 			    r[i].read_delay_ns : r[i].write_delay_ns;

@@ -63,6 +63,7 @@ struct sp_ref_topology {
 	size_t n_paths;
 	double multiplier[SP_REF_MAX_PATHS];	/* delay / the file's unit */
 	double delay_ns[SP_REF_MAX_PATHS];	/* larger of read and write */
+	unsigned int servers;	/* the file's: 0 overlapping, N serial */
 };
 
 /* Indexed as sp_ref_topology_names; n_paths 0 for one not set. */
@@ -165,5 +166,13 @@ int sp_ref_calibrate(const struct sp_reference *ref, struct sp_linfit *fit);
  * slope / base. -EINVAL for a fit without a positive base and slope
  * or a non-positive base_ns. */
 int sp_ref_unit_ns(const struct sp_linfit *fit, double base_ns, double *unit_ns);
+/* The part of fit->base a published path served one command at a time
+ * (serial_fit.c): the serial base, 0..base ms, whose capacities
+ * 1 / (serial + multiplier x slope) best give the slow paths' shares
+ * of the ST runs at iodepth 32 and 64; rmse (NULL: not wanted) in
+ * share units. -EINVAL for a bad fit, -ENODATA with no such runs. */
+int sp_ref_serial_fit(const struct sp_reference *ref,
+		      const struct sp_linfit *fit, double *serial_ms,
+		      double *rmse);
 
 #endif

@@ -13,6 +13,21 @@ static double path_ns(const struct sp_scale_model *m, size_t i, uint64_t k)
 	return (double)k * (m->base_ns + m->multiplier[i] * m->unit_ns);
 }
 
+/* I/O per second the paths can serve at most, each one command at a
+ * time; INFINITY for paths that overlap their commands. */
+static double serial_capacity(const struct sp_scale_model *m, uint64_t k)
+{
+	double iops = 0;
+	size_t i;
+
+	if (!m->serial)
+		return INFINITY;
+	for (i = 0; i < m->n_paths; i++)
+		iops += 1e9 / ((double)k * (m->serial_base_ns +
+					   m->multiplier[i] * m->unit_ns));
+	return iops;
+}
+
 static double fastest_ns(const struct sp_scale_model *m, uint64_t k)
 {
 	double f = INFINITY;
@@ -26,7 +41,8 @@ static double fastest_ns(const struct sp_scale_model *m, uint64_t k)
 double sp_scale_predicted_iops(const struct sp_scale_model *m, int iodepth,
 			       uint64_t k)
 {
-	return (double)iodepth / fastest_ns(m, k) * 1e9;
+	return fmin((double)iodepth / fastest_ns(m, k) * 1e9,
+		    serial_capacity(m, k));
 }
 
 int sp_capacity_fit(struct sp_lab_capacity *cap)
@@ -111,5 +127,5 @@ double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
 			iops += (double)iodepth / (double)m->n_paths /
 				path_ns(m, i, k) * 1e9;
 	}
-	return ios / iops;
+	return ios / fmin(iops, serial_capacity(m, k));
 }

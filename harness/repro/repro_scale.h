@@ -38,16 +38,21 @@ double sp_capacity_util(const struct sp_lab_capacity *cap, double iops);
  * under a loaded host) stays small beside the whole. */
 #define SP_SCALE_OWN_MAX 0.1
 
-/* The published model of a path: k x (base + multiplier x unit). */
+/* The published model of a path: k x (base + multiplier x unit). A
+ * serial path serves k x (serial_base + multiplier x unit) of that one
+ * command at a time, which caps its I/O per second. */
 struct sp_scale_model {
 	double base_ns, unit_ns;
+	int serial;
+	double serial_base_ns;
 	size_t n_paths;
 	const double *multiplier;
 };
 
 /* I/O per second the case asks for at k: every I/O in flight on the
- * fastest path, iodepth / (k (base + m_min unit)); an upper bound of
- * what either selector does. */
+ * fastest path, iodepth / (k (base + m_min unit)), or with serial paths
+ * at most what they serve together; an upper bound of what either
+ * selector does. */
 double sp_scale_predicted_iops(const struct sp_scale_model *m, int iodepth,
 			       uint64_t k);
 

@@ -18,11 +18,17 @@
 
 volatile sig_atomic_t sp_run_interrupted;
 
+/* How slow a path was meant to be: its calibration target when `up
+ * --calibrate` ran (the injected delays then differ by each path's own
+ * cost, which says nothing about which path is slow), else what was
+ * planned, the serial stage included. */
 static int64_t path_delay(const struct sp_state_path *p)
 {
 	int64_t d = p->read_ns > p->write_ns ? p->read_ns : p->write_ns;
 
-	return d + p->netem_ns;
+	if (p->has_calib)
+		return p->calib_target_ns;
+	return d + p->netem_ns + (p->servers ? p->service_ns : 0);
 }
 
 int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,

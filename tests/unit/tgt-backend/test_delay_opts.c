@@ -38,6 +38,8 @@ static void defaults_are_no_delay(void **state)
 	assert_int_equal(o.when, DELAY_WHEN_AFTER);
 	assert_int_equal(o.stats_interval_ns, 100 * MS);
 	assert_int_equal(o.poll_max_ns, 200000);
+	assert_int_equal(o.service_ns, 0);
+	assert_int_equal(o.servers, 1);
 	assert_null(o.ctl);
 }
 
@@ -116,6 +118,11 @@ static void every_bad_form_is_refused_and_changes_nothing(void **state)
 		{ "poll_max=-1us", -EINVAL, "poll_max" },
 		{ "ctl=relative/dir", -EINVAL, "relative/dir" },
 		{ "delay=1ms,jitter=1ms", -EINVAL, "delay" },
+		{ "service=61s", -ERANGE, "service" },
+		{ "service=-1ms", 0, "service" },
+		{ "servers=0", -ERANGE, "servers" },
+		{ "servers=65", -ERANGE, "servers" },
+		{ "servers=two", -EINVAL, "two" },
 	};
 	struct delay_opts o, before;
 	char err[SP_OPT_ERRLEN];
@@ -189,12 +196,14 @@ static void format_lists_the_settings(void **state)
 	(void)state;
 	delay_opts_defaults(&o);
 	assert_int_equal(parse(&o, "read_delay=1ms;write_delay=2ms;jitter=3us;"
-			       "dist=normal;seed=11;when=before", DELAY_OPTS_CREATE, err), 0);
+			       "dist=normal;seed=11;when=before;service=400us;servers=2",
+			       DELAY_OPTS_CREATE, err), 0);
 	n = delay_opts_format(&o, out, sizeof(out));
 	assert_int_equal(n, strlen(out));
 	assert_string_equal(out,
 		"read_delay_ns=1000000\nwrite_delay_ns=2000000\njitter_ns=3000\n"
-		"dist=normal\nseed=11\nwhen=before\npoll_max_ns=200000\n");
+		"dist=normal\nseed=11\nwhen=before\npoll_max_ns=200000\n"
+		"service_ns=400000\nservers=2\n");
 }
 
 static void assert_same_opts(const struct delay_opts *a,
@@ -206,6 +215,8 @@ static void assert_same_opts(const struct delay_opts *a,
 	assert_int_equal(a->dist, b->dist);
 	assert_int_equal(a->seed, b->seed);
 	assert_int_equal(a->when, b->when);
+	assert_int_equal(a->service_ns, b->service_ns);
+	assert_int_equal(a->servers, b->servers);
 	assert_int_equal(a->poll_max_ns, b->poll_max_ns);
 	assert_int_equal(a->stats_interval_ns, b->stats_interval_ns);
 	if (a->ctl || b->ctl) {
@@ -237,12 +248,15 @@ static void format_kv_round_trips(void **state)
 	o.dist = JITTER_PARETO;
 	o.seed = 42;
 	o.when = DELAY_WHEN_BEFORE;
+	o.service_ns = 2 * MS;
+	o.servers = 4;
 	o.poll_max_ns = 0;
 	o.stats_interval_ns = 2000 * MS;
 	o.ctl = "/run/slowpath/ctl-1";
 	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), 0);
 	assert_string_equal(text, "read_delay=1500us;write_delay=3ns;"
 			    "jitter=250us;dist=pareto;seed=42;when=before;"
+			    "service=2ms;servers=4;"
 			    "poll_max=0ns;stats_interval=2s;"
 			    "ctl=/run/slowpath/ctl-1");
 	delay_opts_defaults(&back);

@@ -318,6 +318,23 @@ static void published_unit_is_half_a_millisecond(void **state)
 	assert_true(fit.r2 > 0.99);
 }
 
+/* The published ST shares at iodepth 32/64 are the paths' capacities
+ * with one serial base for skew4 and u10 alike: 0.3-0.5 ms of the
+ * 0.86 ms base, fitting all 32 points within 1 pp. */
+static void serial_base_fits_the_deep_st_runs(void **state)
+{
+	const struct sp_reference *ref = *state;
+	struct sp_linfit fit, bad = { .base = 0, .slope = 0.6 };
+	double serial, rmse;
+
+	assert_int_equal(sp_ref_calibrate(ref, &fit), 0);
+	assert_int_equal(sp_ref_serial_fit(ref, &fit, &serial, &rmse), 0);
+	assert_in_range((long)(serial * 1000), 300, 500);
+	assert_true(serial < fit.base);
+	assert_true(rmse < 0.01);
+	assert_int_equal(sp_ref_serial_fit(ref, &bad, &serial, NULL), -EINVAL);
+}
+
 static void unit_keeps_the_published_ratio(void **state)
 {
 	struct sp_linfit fit = { .base = 1.0, .slope = 0.65 };
@@ -418,6 +435,7 @@ int main(void)
 		cmocka_unit_test(hst_helps_at_low_depth_and_converges_at_high),
 		cmocka_unit_test(linfit_recovers_a_line),
 		cmocka_unit_test(published_unit_is_half_a_millisecond),
+		cmocka_unit_test(serial_base_fits_the_deep_st_runs),
 		cmocka_unit_test(unit_keeps_the_published_ratio),
 		cmocka_unit_test(bad_input_names_file_and_line),
 	};

@@ -17,7 +17,8 @@ static const double u10[10] = { 1, 1, 1, 4, 8, 8, 16, 16, 1, 1 };
 /* the 2020 fit: 0.856 ms + 0.671 ms x multiplier */
 static struct sp_scale_model model(const double *m, size_t n)
 {
-	struct sp_scale_model s = { 856000, 671000, n, m };
+	struct sp_scale_model s = { .base_ns = 856000, .unit_ns = 671000,
+				    .n_paths = n, .multiplier = m };
 
 	return s;
 }
@@ -32,6 +33,36 @@ static struct sp_lab_capacity linear(double iops, double util, double idle,
 
 	assert_int_equal(sp_capacity_fit(&c), 0);
 	return c;
+}
+
+/* Serial paths cap the rate at what they serve together, so a deep
+ * case needs a smaller k than if every I/O overlapped. */
+static void serial_paths_cap_the_rate(void **state)
+{
+	struct sp_lab_capacity cap = linear(1200, 0.95, 0, 2500000);
+	struct sp_scale_model m = model(skew4, 4);
+	uint64_t k_par, k_ser;
+	double util, par, ser, cap32;
+
+	(void)state;
+	par = sp_scale_predicted_iops(&m, 32, 32);
+	assert_float_equal(par, 32 / (32 * 1.527e-3), 0.5);
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k_par, &util), 0);
+	m.serial = 1;
+	m.serial_base_ns = 468000;
+	/* 3 / (32 x 1.139 ms) + 1 / (32 x 3.152 ms) */
+	cap32 = 3 / (32 * 1.139e-3) + 1 / (32 * 3.152e-3);
+	ser = sp_scale_predicted_iops(&m, 32, 32);
+	assert_float_equal(ser, cap32, 0.5);
+	assert_true(ser < par / 5);
+	/* qd 1 is still bound by one I/O at a time */
+	assert_float_equal(sp_scale_predicted_iops(&m, 1, 32),
+			   1 / (32 * 1.527e-3), 0.1);
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k_ser, &util), 0);
+	assert_true(k_ser < k_par);
+	/* a run at the capped rate must last longer for the same error */
+	assert_true(sp_scale_runtime_for_se(&m, 32, 32, 0.1, 0.005) >
+		    3600 / par);
 }
 
 static void k_grows_with_iodepth(void **state)
@@ -147,6 +178,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(k_grows_with_iodepth),
+		cmocka_unit_test(serial_paths_cap_the_rate),
 		cmocka_unit_test(power_law_from_the_lab),
 		cmocka_unit_test(no_k_fits_within_the_bound),
 		cmocka_unit_test(idle_busy_guest),

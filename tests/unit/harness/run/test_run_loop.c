@@ -478,6 +478,24 @@ static void slow_paths_from_the_journal(void **state)
 	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(t.slow[i], 0);
+	/* a serial path's service counts */
+	st.paths[1].servers = 1;
+	st.paths[1].service_ns = 2000000;
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.slow[1], 1);
+	assert_int_equal(t.slow[0] + t.slow[2] + t.slow[3], 0);
+	/* calibrated: the targets decide, not the injected delays, which
+	 * differ by each path's own cost */
+	for (i = 0; i < 4; i++) {
+		st.paths[i].has_calib = 1;
+		st.paths[i].calib_target_ns = i == 2 ? 90000000 : 30000000;
+		st.paths[i].read_ns = st.paths[i].write_ns = 1000000 * (int64_t)(i + 1);
+	}
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.slow[2], 1);
+	assert_int_equal(t.slow[0] + t.slow[1] + t.slow[3], 0);
+	for (i = 0; i < 4; i++)
+		st.paths[i].has_calib = 0;
 	st.paths[2].has_disk = 0;
 	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
 			 -EINVAL);
