@@ -146,6 +146,36 @@ static void resolution_applies_unit_and_mechanism(void **state)
 	assert_int_equal(r[2].read_delay_ns, 2000000);
 }
 
+/* servers = N: a path's delay becomes its service, the store's plain
+ * delay 0; only the store can serve in turn. */
+static void serial_paths(void **state)
+{
+	struct sp_topo_resolved_path r[SP_TOPO_MAX_PATHS];
+	char err[SP_TOPO_ERRLEN];
+
+	(void)state;
+	parse_ok(HEAD "[path]\nmultiplier = 1\n[path]\nmultiplier = 4\n");
+	assert_int_equal(topo.servers, 0);
+	assert_int_equal(sp_topo_resolve(&topo, 0, r, err, sizeof(err)), 0);
+	assert_int_equal(r[1].backend_read_ns, 2000000);
+	assert_int_equal(r[1].backend_service_ns, 0);
+	assert_int_equal(r[1].servers, 0);
+	parse_ok(HEAD "servers = 1\n[path]\nmultiplier = 1\n[path]\nmultiplier = 4\n");
+	assert_int_equal(topo.servers, 1);
+	assert_int_equal(sp_topo_resolve(&topo, 0, r, err, sizeof(err)), 0);
+	assert_int_equal(r[1].backend_service_ns, 2000000);
+	assert_int_equal(r[1].backend_read_ns, 0);
+	assert_int_equal(r[1].backend_write_ns, 0);
+	assert_int_equal(r[1].servers, 1);
+	assert_int_equal(r[1].read_delay_ns, 2000000);	/* what it is meant to be */
+	parse_bad(HEAD "servers = 1\n[path]\nmultiplier = 1\nmechanism = netem\n",
+		  "needs mechanism backend");
+	parse_bad(HEAD "servers = 1\n[path]\nread_delay = 1ms\nwrite_delay = 2ms\n",
+		  "must be equal");
+	parse_bad(HEAD "servers = 65\n" ONE_PATH, "servers");
+	parse_bad(HEAD "servers = -1\n" ONE_PATH, "servers");
+}
+
 static void dm_map_from_topology(void **state)
 {
 	const unsigned int majors[] = { 8, 8 }, minors[] = { 0, 16 };
@@ -338,6 +368,7 @@ int main(void)
 		cmocka_unit_test(minimal_file_takes_defaults),
 		cmocka_unit_test(full_file),
 		cmocka_unit_test(resolution_applies_unit_and_mechanism),
+		cmocka_unit_test(serial_paths),
 		cmocka_unit_test(dm_map_from_topology),
 		cmocka_unit_test(bad_forms),
 		cmocka_unit_test(path_count_limit),

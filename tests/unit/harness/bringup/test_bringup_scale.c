@@ -57,6 +57,37 @@ static void scale_multiplies_every_delay(void **state)
 					 sizeof(err)), 0);
 }
 
+/* A serial topology: the delay is the service, the serial base joins
+ * it, both times k; the store is told so in its bsopts. */
+static void serial_paths_plan_service_and_bsopts(void **state)
+{
+	struct sp_up_opts o;
+	struct sp_state st;
+	struct sp_topo t = topo;
+	char err[SP_BRINGUP_ERRLEN] = "", bs[256];
+
+	(void)state;
+	opts(&o);
+	t.servers = 1;
+	o.scale = 4;
+	o.serial_base_ns = 100000;
+	assert_int_equal(sp_bringup_plan(&t, &o, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.paths[2].servers, 1);
+	/* path c: 2 x 500us -> (1ms + 100us) x 4 */
+	assert_int_equal(st.paths[2].service_ns, 4400000);
+	assert_int_equal(st.paths[2].read_ns, 0);
+	assert_int_equal(sp_bringup_bsopts(&st.paths[2], "/run/x", bs,
+					   sizeof(bs)), 0);
+	assert_non_null(strstr(bs, "service=4400us"));
+	assert_null(strstr(bs, "servers="));	/* 1 is the store's default */
+	/* overlapping paths: no serial stage, whatever the serial base */
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.paths[2].servers, 0);
+	assert_int_equal(sp_bringup_bsopts(&st.paths[2], "/run/x", bs,
+					   sizeof(bs)), 0);
+	assert_null(strstr(bs, "service="));
+}
+
 static void up_scaled_loads_hst_with_the_shift_and_journals_it(void **state)
 {
 	struct sp_up_opts o;
@@ -200,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(scale_multiplies_every_delay),
+		T(serial_paths_plan_service_and_bsopts),
 		T(up_scaled_loads_hst_with_the_shift_and_journals_it),
 		T(hst_loaded_with_another_shift),
 		T(busy_hst_refuses_up_before_any_change),

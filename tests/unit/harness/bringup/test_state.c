@@ -90,6 +90,17 @@ static void header_and_path_round_trip(void **state)
 	assert_int_equal(b.paths[0].relative_throughput, 3);
 	assert_int_equal(b.complete, 0);
 	assert_int_equal(b.paths[0].steps, 0);
+	/* no serial stage: the line says nothing of it, as journals did */
+	assert_null(strstr(buf, "service="));
+	assert_int_equal(b.paths[0].servers, 0);
+	/* a serial path's service and servers come back */
+	a.paths[0].servers = 2;
+	a.paths[0].service_ns = 1234567;
+	journal_of(&a, buf, sizeof(buf));
+	if (sp_state_parse(buf, &b, err, sizeof(err)))
+		fail_msg("parse: %s\n%s", err, buf);
+	assert_int_equal(b.paths[0].servers, 2);
+	assert_int_equal(b.paths[0].service_ns, 1234567);
 }
 
 static void later_lines_replay_steps_and_changes(void **state)
