@@ -153,11 +153,20 @@ static void test_request_round_trip(void **state)
 	assert_string_equal(out.sync[0], "/work/x/results");
 	assert_null(out.sync[1]);
 	sp_lab_req_free(&out);
-	/* every truncation of a good request is refused, never misread */
+	/* a truncation is refused unless it ends between items, and then
+	 * it is a shorter request, never a misread string (the frame's
+	 * length is what delimits a request on the wire) */
 	for (size_t cut = 0; cut < len; cut++) {
 		int ret = sp_lab_req_decode(buf, cut, &out);
 
-		assert_int_equal(ret, -EBADMSG);
+		if (ret == 0) {
+			assert_int_equal(buf[cut - 1], 0);
+			assert_string_equal(out.cwd, "/work/x");
+			assert_string_equal(out.argv[0], "/b/slowpath");
+			sp_lab_req_free(&out);
+		} else {
+			assert_int_equal(ret, -EBADMSG);
+		}
 	}
 	free(buf);
 }
