@@ -187,6 +187,7 @@ void sp_lab_cleanup(const struct sp_lab_run *r)
 	unlink(r->pidfile);
 	unlink(r->info);
 	sp_lab_remove_tree(r->xchg);
+	rmdir(r->dir);		/* only when nothing else is in it */
 }
 
 int sp_lab_send(int fd, int type, const void *payload, size_t len)

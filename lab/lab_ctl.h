@@ -55,7 +55,8 @@ int sp_lab_pid_is_ours(long pid, const char *sock);
 /* SIGTERM to our qemu, SIGKILL after grace_ms; waits for it to be gone.
  * 0, or -ESRCH when pid is not (or no longer) ours. */
 int sp_lab_stop_qemu(long pid, const char *sock, unsigned int grace_ms);
-/* Removes the pid, info and socket files and the exchange share. */
+/* Removes the pid, info and socket files, the exchange share, and the
+ * run folder when that leaves it empty. */
 void sp_lab_cleanup(const struct sp_lab_run *r);
 
 /* A connected stream socket to path: fd or -errno. */

@@ -306,7 +306,6 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s)
 			sp_err("lab start: %s (console log: %s)", strerror(-ret), console);
 		sp_lab_kill_vm(pid);
 		sp_lab_cleanup(&r);
-		rmdir(r.dir);
 		return SP_EXIT_RUNTIME;
 	}
 	sp_info("lab: up in %.1f s; up, run, status, down... now run in it; "
@@ -332,12 +331,10 @@ int lab_stop(void)
 	}
 	if (life == SP_LAB_DEAD) {
 		lab_report_dead(&r, &info);
-		rmdir(r.dir);
 		return SP_EXIT_OK;
 	}
 	sp_lab_stop_qemu(info.pid, r.sock, 5000);
 	sp_lab_cleanup(&r);
-	rmdir(r.dir);
 	up = (int64_t)time(NULL) - info.started;
 	sp_info("lab: stopped (qemu pid %ld, up %lld min %lld s)", info.pid,
 		(long long)(up / 60), (long long)(up % 60));
