@@ -376,10 +376,8 @@ int lab_status(int quiet)
 	}
 	life = sp_lab_probe(&r, &info);
 	if (life == SP_LAB_DEAD) {
-		if (!quiet)
-			lab_report_dead(&r, &info);
-		else
-			sp_lab_cleanup(&r);
+		/* even with --quiet: a dead lab is news */
+		lab_report_dead(&r, &info);
 		return SP_EXIT_ENV;
 	}
 	if (life == SP_LAB_NONE) {
