@@ -206,8 +206,13 @@ int sp_cli_lab_forward(int argc, char **argv, int *code)
 	}
 	switch (sp_lab_probe(&r, &info)) {
 	case SP_LAB_NONE:
-		sp_err("%s: this host lacks the kernel stack ('slowpath doctor' "
-		       "says what); start the lab first: slowpath lab start", argv[0]);
+		if (f->only_with)
+			sp_err("%s %s: no lab is running; start one first: "
+			       "slowpath lab start", argv[0], f->only_with);
+		else
+			sp_err("%s: this host lacks the kernel stack ('slowpath "
+			       "doctor' says what); start the lab first: slowpath "
+			       "lab start", argv[0]);
 		*code = SP_EXIT_ENV;
 		return 1;
 	case SP_LAB_DEAD:
