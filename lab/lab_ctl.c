@@ -253,6 +253,10 @@ int sp_lab_session(int fd, const struct sp_lab_req *req,
 		struct pollfd pfd = { fd, POLLIN, 0 };
 
 		s = ops->take_signal(ops->ctx);
+		if (s < 0) {
+			ret = -ECANCELED;
+			break;
+		}
 		if (s) {
 			sig = (unsigned char)s;
 			sp_lab_send(fd, SP_LAB_F_SIG, &sig, 1);
@@ -379,13 +383,19 @@ static int sink_file_data(void *ctx, const void *p, size_t n)
 	return ret;
 }
 
+/* A guest that does not answer its signals must not hold the terminal
+ * forever: the third one gives up on it here. */
+#define SP_LAB_GIVE_UP_SIGNALS 3
 static int sink_take_signal(void *ctx)
 {
 	struct sp_lab_files *f = ctx;
 	int s = f->signal ? *f->signal : 0;
 
-	if (s)
+	if (s) {
 		*f->signal = 0;
+		if (++f->signals >= SP_LAB_GIVE_UP_SIGNALS)
+			return -1;
+	}
 	return s;
 }
 

@@ -71,14 +71,15 @@ struct sp_lab_sink_ops {
 	int (*file_open)(void *ctx, unsigned int root, uint32_t mode,
 			 const char *relpath);
 	int (*file_data)(void *ctx, const void *p, size_t n);
-	/* a signal to forward to the command now, or 0 */
+	/* a signal to forward to the command now, 0, or -1 to give up
+	 * waiting (the session returns -ECANCELED) */
 	int (*take_signal)(void *ctx);
 	void *ctx;
 };
 
 /* Sends req over fd and serves the answer until EXIT: 0 with *code,
  * -EPIPE when the lab went away first, -EBADMSG for a malformed
- * answer, -errno. The sink's errors are its own business (it warns and
+ * answer, -ECANCELED when take_signal gave up, -errno. The sink's errors are its own business (it warns and
  * goes on): a command's exit code outranks a file not copied. */
 int sp_lab_session(int fd, const struct sp_lab_req *req,
 		   const struct sp_lab_sink_ops *ops, int *code);
@@ -92,8 +93,10 @@ struct sp_lab_files {
 	size_t n_roots;
 	int fd;			/* the file being written, or -1 */
 	unsigned int written, failed;
-	/* the caller's signal flag: forwarded once per change, then 0 */
+	/* the caller's signal flag: forwarded once per change, then 0;
+	 * the third gives up on the command (it may still run there) */
 	volatile sig_atomic_t *signal;
+	unsigned int signals;
 };
 void sp_lab_files_init(struct sp_lab_files *f, char *const *roots,
 		       volatile sig_atomic_t *signal);

@@ -33,6 +33,6 @@ $(TOPOLOGIES_UP) topology-down: $(SLOWPATH)
 		     "(it stays up: '$(SLOWPATH) lab stop' ends it)"; \
 		if [ -z "$$SLOWPATH_LAB_DIR" ]; then $(MAKE) -s lab || exit $$?; fi; \
 		$(SLOWPATH) lab start || exit $$?; \
-	fi
-	@if [ $@ = topology-down ]; then $(SLOWPATH) down; \
+	fi; \
+	if [ $@ = topology-down ]; then $(SLOWPATH) down; \
 	else $(SLOWPATH) up $(@:topology-%=%) $(UP_ARGS) && $(SLOWPATH) status; fi

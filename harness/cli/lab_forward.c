@@ -173,6 +173,12 @@ int lab_forward_run(char **argv, char *const *sync)
 			       argv[1] ? argv[1] : argv[0]);
 		return SP_EXIT_RUNTIME;
 	}
+	if (ret == -ECANCELED) {
+		sp_err("lab: gave up waiting for %s after %u signals; it may "
+		       "still run in the lab ('slowpath lab stop' ends it all)",
+		       argv[1] ? argv[1] : argv[0], files.signals);
+		return SP_EXIT_RUNTIME;
+	}
 	if (ret) {
 		sp_err("lab: talking to the lab: %s", strerror(-ret));
 		return SP_EXIT_RUNTIME;
