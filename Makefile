@@ -29,7 +29,7 @@ UNIT_BINS := $(UNIT_TESTS:%.c=$(BUILD)/%)
 LIBSLOWPATH := $(BUILD)/libslowpath.a
 SLOWPATH := $(BUILD)/slowpath
 
-.PHONY: all deps check test demo reproduce clean
+.PHONY: all deps check test demo reproduce clean install uninstall
 all: $(SLOWPATH) $(ALL_TARGETS)
 
 deps:
@@ -66,6 +66,26 @@ demo:
 
 reproduce: all
 	bash mk/reproduce.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man
+# page and bash completion under PREFIX; our tgt backing store where
+# tgtd loads stores from (/usr/lib/tgt/backing-store, whatever PREFIX).
+# The lab stays in the build tree: the installed binary finds it through
+# SLOWPATH_LAB_DIR (docs/lab.md).
+PREFIX ?= /usr/local
+BINDIR  = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+TGT_BS_DIR = $(DESTDIR)/usr/lib/tgt/backing-store
+install: $(SLOWPATH) $(BS_DELAY_SO)
+	install -D -m 0755 $(SLOWPATH) $(BINDIR)/slowpath
+	install -D -m 0644 $(BS_DELAY_SO) $(TGT_BS_DIR)/bs_delay.so
+	install -D -m 0644 docs/slowpath.1 $(MAN1DIR)/slowpath.1
+	install -D -m 0644 docs/completion/slowpath.bash $(COMPDIR)/slowpath
+
+uninstall:
+	rm -f $(BINDIR)/slowpath $(TGT_BS_DIR)/bs_delay.so \
+	      $(MAN1DIR)/slowpath.1 $(COMPDIR)/slowpath
 
 clean:
 	rm -rf $(BUILD)

@@ -1,5 +1,7 @@
 #include "lab/lab_vm.h"
 
+#include "lab/lab_frame.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -115,8 +117,10 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 	if (!vm->qemu || !vm->kernel || !vm->initrd || !vm->xchg_dir ||
 	    vm->cpus < 1 || vm->mem_bytes < (64ULL << 20))
 		return -EINVAL;
-	if (vm->mode == SP_LAB_RUN &&
+	if (vm->mode != SP_LAB_SHELL &&
 	    (!vm->console_log || vm->out_fd < 0 || vm->err_fd < 0))
+		return -EINVAL;
+	if (vm->mode == SP_LAB_AGENT && !vm->ctl_socket)
 		return -EINVAL;
 
 	/* With 2 vCPUs under TCG the kernel distrusts the TSC and falls
@@ -124,7 +128,7 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 	 * keeps the console quiet so the prompt is not buried. On a busy
 	 * host the emulated timer interrupt can be late enough for the
 	 * kernel's IO-APIC check to panic: no_timer_check skips it. */
-	append = vm->mode == SP_LAB_RUN ?
+	append = vm->mode != SP_LAB_SHELL ?
 		"console=ttyS0 tsc=reliable clocksource=tsc no_timer_check panic=-1 loglevel=4" :
 		"console=ttyS0 tsc=reliable clocksource=tsc no_timer_check panic=-1 loglevel=1";
 
@@ -167,14 +171,24 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 		ret |= push_with_path(out, "local,path=%s,mount_tag=" SP_LAB_TAG_KEEP
 				      ",security_model=none", vm->keep_dir);
 	}
-	if (vm->mode == SP_LAB_RUN) {
+	if (vm->mode != SP_LAB_SHELL) {
+		/* SP_LAB_AGENT: the agent's own output, for its log */
 		ret |= sp_strv_push(out, "-device");
 		ret |= sp_strv_push(out, "virtio-serial-pci");
 		ret |= push_port(out, "labout", vm->out_fd, SP_LAB_PORT_OUT);
 		ret |= push_port(out, "laberr", vm->err_fd, SP_LAB_PORT_ERR);
 		ret |= sp_strv_push(out, "-serial");
 		ret |= push_with_path(out, "file:%s", vm->console_log);
-	} else {
+	}
+	if (vm->mode == SP_LAB_AGENT) {
+		/* wait=off: qemu boots without a client; each command is
+		 * one connection, served one at a time */
+		ret |= sp_strv_push(out, "-chardev");
+		ret |= push_with_path(out, "socket,id=labctl,path=%s,server=on,wait=off",
+				      vm->ctl_socket);
+		ret |= sp_strv_push(out, "-device");
+		ret |= sp_strv_push(out, "virtserialport,chardev=labctl,name=" SP_LAB_PORT_CTL);
+	} else if (vm->mode == SP_LAB_SHELL) {
 		/* mon: multiplexes the monitor, so Ctrl-A x always ends it. */
 		ret |= sp_strv_push(out, "-serial");
 		ret |= sp_strv_push(out, "mon:stdio");
@@ -289,7 +303,7 @@ int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
 	size_t len = 0;
 	int ret, i;
 
-	if (!cwd || (mode == SP_LAB_RUN && (!argv || !argv[0])))
+	if (!cwd || (mode != SP_LAB_SHELL && (!argv || !argv[0])))
 		return -EINVAL;
 	ret = append_str(&buf, &len,
 			 "# written by slowpath lab on the host; run by the guest\n");
@@ -307,7 +321,7 @@ int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
 	ret = ret ? ret : sp_lab_shell_quote(cwd, &buf, &len);
 	ret = ret ? ret : append_str(&buf, &len,
 		" || { echo \"lab: the working directory is not visible in the guest\" >&2; exit 3; }\n");
-	if (mode == SP_LAB_RUN) {
+	if (mode != SP_LAB_SHELL) {
 		ret = ret ? ret : append_str(&buf, &len, "exec");
 		for (i = 0; argv[i] && !ret; i++) {
 			ret = append_str(&buf, &len, " ");
@@ -335,7 +349,9 @@ int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
 
 	if (!lab_root || !guest_init || !cwd)
 		return -EINVAL;
-	ret = append_str(&buf, &len, mode == SP_LAB_RUN ?
+	/* To the guest a started lab is a run whose one job is the agent:
+	 * guest-init.sh runs it and powers off when it ends. */
+	ret = append_str(&buf, &len, mode != SP_LAB_SHELL ?
 			 "LAB_MODE=run\n" : "LAB_MODE=shell\n");
 	ret = ret ? ret : append_str(&buf, &len, "LAB_ROOT=");
 	ret = ret ? ret : sp_lab_shell_quote(lab_root, &buf, &len);

@@ -21,7 +21,10 @@
 #define SP_LAB_GUEST_PATH \
 	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-enum sp_lab_mode { SP_LAB_RUN, SP_LAB_SHELL };
+/* SP_LAB_AGENT: `lab start`, a VM that stays up serving the control
+ * socket (lab_ctl.h): a run whose one job is `slowpath lab agent`, its
+ * own stdout and stderr going to out_fd and err_fd. */
+enum sp_lab_mode { SP_LAB_RUN, SP_LAB_SHELL, SP_LAB_AGENT };
 
 struct sp_lab_vm {
 	enum sp_lab_mode mode;
@@ -38,6 +41,9 @@ struct sp_lab_vm {
 	/* SP_LAB_RUN: host fds (as the qemu child sees them) that receive
 	 * the guest command's stdout and stderr. */
 	int out_fd, err_fd;
+	/* SP_LAB_AGENT: the host's end of the control port, a socket qemu
+	 * listens on. */
+	const char *ctl_socket;
 };
 
 /* A NULL-terminated, growable argv. */
@@ -68,7 +74,8 @@ int sp_lab_shell_quote(const char *s, char **buf, size_t *len);
 int sp_lab_env_passes(const char *entry, const char *extra);
 
 /* job.sh: exports the passed environment plus PATH, HOME and
- * SLOWPATH_IN_LAB=1, changes to cwd, and (SP_LAB_RUN) execs argv.
+ * SLOWPATH_IN_LAB=1, changes to cwd, and (SP_LAB_RUN, SP_LAB_AGENT)
+ * execs argv.
  * For SP_LAB_SHELL it is the shell's rcfile and argv is ignored.
  * *out is malloc'd. 0, -EINVAL (no command to run), -ENOMEM. */
 int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,

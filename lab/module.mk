@@ -1,5 +1,7 @@
-LIB_SRCS += lab/lab_vm.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c
-UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_hst_info.c
+LIB_SRCS += lab/lab_vm.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c \
+	    lab/lab_frame.c lab/lab_ctl.c lab/lab_agent.c
+UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_hst_info.c \
+	      tests/unit/lab/test_lab_frame.c tests/unit/lab/test_lab_ctl.c
 
 # The lab VM (docs/lab.md). Both scripts are cheap when nothing changed.
 .PHONY: lab hst-module

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make reproduce: the 2020 HST vs ST experiment again, natively when
-# this host can, else in the lab; the report lands in docs/reproduction/.
+# this host can, else in the running lab (started and stopped here when
+# none runs); the report lands in docs/reproduction/.
 # REPRODUCE_ARGS passes options (e.g. --cases skew4/randread/1 or --full).
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,6 +11,12 @@ cmd=(build/slowpath reproduce hst-vs-st-2020 --out "$out" ${REPRODUCE_ARGS:-})
 if build/slowpath doctor --quiet --native; then
 	"${cmd[@]}"
 else
-	make -s lab
-	build/slowpath lab run --keep "$out" --timeout "${REPRODUCE_TIMEOUT:-5400}" -- "${cmd[@]}"
+	[ -n "${SLOWPATH_LAB_DIR:-}" ] || make -s lab
+	# a running lab is used as it is; one started here is stopped after
+	if ! build/slowpath lab status --quiet; then
+		build/slowpath lab start
+		trap 'build/slowpath lab stop' EXIT
+	fi
+	# runs in the lab; the report under $out comes back to this host
+	"${cmd[@]}"
 fi

@@ -18,16 +18,21 @@ UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_calib.c
 # make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] and
 # topology-down: natively when root and the kernel stack are here (the
-# lab guest counts), otherwise they say how to run them in the lab.
+# lab guest counts), otherwise in the running lab (slowpath lab start).
+# With no lab running, an up starts one and leaves it up (stopping it
+# would take the topology with it); a down has nothing to take down.
 TOPOLOGIES_UP := topology-equal3 topology-skew4 topology-u10
 .PHONY: $(TOPOLOGIES_UP) topology-down
 $(TOPOLOGIES_UP) topology-down: $(SLOWPATH)
-	@if ! $(SLOWPATH) doctor --quiet --native; then \
-		echo "$@: no root or no kernel stack (SCSI, dm-multipath, netem) here;" \
-		     "'$(SLOWPATH) doctor' says what is missing." >&2; \
-		echo "Run it in the lab: $(SLOWPATH) lab run -- make $@ [more commands]," \
-		     "or inside '$(SLOWPATH) lab shell'." >&2; \
-		exit 2; \
-	fi
-	@if [ $@ = topology-down ]; then $(SLOWPATH) down; \
+	@if ! $(SLOWPATH) doctor --quiet --native && \
+	    ! $(SLOWPATH) lab status --quiet; then \
+		if [ $@ = topology-down ]; then \
+			echo "$@: no lab is running, so no topology is up"; exit 0; \
+		fi; \
+		echo "$@: this host lacks the kernel stack; starting the lab" \
+		     "(it stays up: '$(SLOWPATH) lab stop' ends it)"; \
+		if [ -z "$$SLOWPATH_LAB_DIR" ]; then $(MAKE) -s lab || exit $$?; fi; \
+		$(SLOWPATH) lab start || exit $$?; \
+	fi; \
+	if [ $@ = topology-down ]; then $(SLOWPATH) down; \
 	else $(SLOWPATH) up $(@:topology-%=%) $(UP_ARGS) && $(SLOWPATH) status; fi

@@ -4,7 +4,7 @@
 
 const struct sp_command sp_commands[] = {
 	{ "probe", cmd_probe, "measure an iSCSI LUN from userspace (libiscsi)" },
-	{ "lab", cmd_lab, "run a command or a shell in the lab VM" },
+	{ "lab", cmd_lab, "the lab VM: start, stop, status; run a command or a shell in it" },
 	{ "doctor", cmd_doctor, "list which kernel pieces and programs are here" },
 	{ "reference", cmd_reference, "the published 2020 HST vs ST numbers and the unit fit" },
 	{ "reproduce", cmd_reproduce, "run the 2020 HST vs ST experiment again and score it" },

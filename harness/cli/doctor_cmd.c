@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/lab_cli.h"
 #include "lab/doctor_check.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 struct doctor_opts {
 	int quiet;
 	int native;
+	int guest;
 	int help;
 };
 
@@ -29,6 +31,9 @@ static const struct sp_opt doctor_opttab[] = {
 	{ .name = "native", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct doctor_opts, native),
 	  .help = "exit 0 only if the kernel stack can run natively here" },
+	{ .name = "guest", .type = SP_OPT_BOOL,
+	  .offset = offsetof(struct doctor_opts, guest),
+	  .help = "check inside the running lab (slowpath lab start)" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct doctor_opts, help),
 	  .help = "this text" },
@@ -91,6 +96,26 @@ static void print_report(const struct sp_doctor_report *report)
 	printf("%s\n", line);
 }
 
+static const struct sp_doctor_ops sys_ops = {
+	.read_file = sys_read_file,
+	.access = sys_access,
+	.is_root = sys_is_root,
+	.kernel_release = sys_kernel_release,
+};
+
+int sp_cli_native_ok(void)
+{
+	struct sp_doctor_report report;
+	struct sp_doctor_env env;
+	char build_dir[PATH_MAX];
+
+	find_build_dir(build_dir, sizeof(build_dir));
+	env.path_env = getenv("PATH");
+	env.build_dir = build_dir;
+	return !sp_doctor_run(&sys_ops, &env, &report) && report.ready &&
+	       report.mode == SP_MODE_NATIVE;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	struct sp_doctor_ops ops = {
@@ -121,7 +146,7 @@ int cmd_doctor(int argc, char **argv)
 		char help[1024];
 
 		sp_opt_help_argv(doctor_opttab, help, sizeof(help));
-		printf("usage: slowpath doctor [--quiet] [--native]\n"
+		printf("usage: slowpath doctor [--quiet] [--native] [--guest]\n"
 		       "Lists the kernel pieces and programs slowpath needs and "
 		       "says whether it runs natively or in the lab.\n"
 		       "Exit 0 when the chosen mode has all it needs, 2 otherwise.\n%s",

@@ -7,6 +7,7 @@
 #include "common/outdir.h"
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/lab_cli.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_vm.h"
 
@@ -24,13 +25,14 @@
 
 extern char **environ;
 
-#define QEMU "qemu-system-x86_64"
+#define QEMU SP_LAB_QEMU
 
 struct lab_opts {
 	int64_t cpus;
 	uint64_t mem;
 	int64_t timeout;
 	const char *keep;
+	int quiet;
 	int help;
 };
 
@@ -48,21 +50,13 @@ static const struct sp_opt lab_opttab[] = {
 	{ .name = "keep", .type = SP_OPT_STR,
 	  .offset = offsetof(struct lab_opts, keep),
 	  .help = "a host folder (created) the guest writes to at the same path" },
+	{ .name = "quiet", .type = SP_OPT_BOOL,
+	  .offset = offsetof(struct lab_opts, quiet),
+	  .help = "status: print nothing, only the exit status tells" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct lab_opts, help),
 	  .help = "show this help" },
 	SP_OPT_END,
-};
-
-/* Paths of one prepared lab, all absolute. */
-struct lab_paths {
-	char lab[PATH_MAX + 8];	/* $BUILD/lab */
-	char dir[PATH_MAX];	/* $BUILD/lab/<kernel version> */
-	char kernel[PATH_MAX + 16];
-	char initrd[PATH_MAX + 16];
-	char root[PATH_MAX + 16];
-	char guest_init[PATH_MAX + 16];
-	char qemu[PATH_MAX];
 };
 
 static void usage(FILE *out)
@@ -72,7 +66,16 @@ static void usage(FILE *out)
 	sp_opt_help_argv(lab_opttab, help, sizeof(help));
 	fprintf(out,
 		"usage: slowpath lab run [OPTIONS] -- CMD [ARG...]\n"
-		"       slowpath lab shell [OPTIONS]\n\n"
+		"       slowpath lab shell [OPTIONS]\n"
+		"       slowpath lab start [--cpus N] [--mem SIZE] [--timeout S]\n"
+		"       slowpath lab stop\n"
+		"       slowpath lab status [--quiet]\n\n"
+		"start boots a lab that stays up: while it runs, up, down, status,\n"
+		"selector, delay, run, reproduce, netem, fault and doctor --guest\n"
+		"run in it when this host lacks the kernel stack, and what they\n"
+		"write under --out (or results/) lands on this host. stop ends\n"
+		"it; status says since when, its kernel, topology and CPU use\n"
+		"(exit 2 when none runs). --timeout bounds start's boot.\n\n"
 		"Boots the lab VM that `make lab` prepared (qemu, TCG, Debian's\n"
 		"kernel, this machine's root read-only over 9p under a RAM overlay)\n"
 		"and runs CMD as root in the current directory, or a root shell.\n"
@@ -84,7 +87,7 @@ static void usage(FILE *out)
 		"options:\n%s", help);
 }
 
-static int find_program(const char *name, char *out, size_t len)
+int lab_find_program(const char *name, char *out, size_t len)
 {
 	const char *path = getenv("PATH");
 	const char *p, *end;
@@ -104,7 +107,7 @@ static int find_program(const char *name, char *out, size_t len)
 
 /* $SLOWPATH_LAB_DIR, else the lab next to this binary ($BUILD/slowpath
  * -> $BUILD/lab), so `make BUILD=...` trees keep their own lab. */
-static int find_lab(struct lab_paths *lp)
+int lab_find(struct lab_paths *lp)
 {
 	const char *env = getenv("SLOWPATH_LAB_DIR");
 	char exe[PATH_MAX], cur[PATH_MAX + 32];
@@ -236,9 +239,9 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	time_t t = time(NULL);
 	pid_t pid = -1;
 
-	if (find_lab(&lp))
+	if (lab_find(&lp))
 		return SP_EXIT_ENV;
-	if (find_program(QEMU, lp.qemu, sizeof(lp.qemu))) {
+	if (lab_find_program(QEMU, lp.qemu, sizeof(lp.qemu))) {
 		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)", QEMU);
 		return SP_EXIT_ENV;
 	}
@@ -360,8 +363,16 @@ int cmd_lab(int argc, char **argv)
 		mode = SP_LAB_RUN;
 	} else if (!strcmp(argv[1], "shell")) {
 		mode = SP_LAB_SHELL;
+	} else if (!strcmp(argv[1], "start") || !strcmp(argv[1], "stop") ||
+		   !strcmp(argv[1], "status")) {
+		mode = SP_LAB_AGENT;
+	} else if (!strcmp(argv[1], "agent") && argc == 2) {
+		return lab_agent();		/* in the guest, by lab start */
+	} else if (!strcmp(argv[1], "guest-info") && argc == 2) {
+		return lab_guest_info();	/* in the guest, by lab status */
 	} else {
-		sp_err("lab: unknown action '%s' (run or shell)", argv[1]);
+		sp_err("lab: unknown action '%s' (run, shell, start, stop or status)",
+		       argv[1]);
 		return SP_EXIT_USAGE;
 	}
 	sp_opt_set_defaults(lab_opttab, &o);
@@ -373,6 +384,15 @@ int cmd_lab(int argc, char **argv)
 	if (o.help) {
 		usage(stdout);
 		return SP_EXIT_OK;
+	}
+	if (mode == SP_LAB_AGENT) {
+		if (next < argc) {
+			sp_err("lab %s: unexpected argument '%s'", argv[1], argv[next]);
+			return SP_EXIT_USAGE;
+		}
+		if (!strcmp(argv[1], "start"))
+			return lab_start(o.cpus, o.mem, o.timeout ? o.timeout : 900);
+		return !strcmp(argv[1], "stop") ? lab_stop() : lab_status(o.quiet);
 	}
 	if (mode == SP_LAB_RUN && next >= argc) {
 		sp_err("lab run: no command given (slowpath lab run [OPTIONS] -- CMD [ARG...])");

@@ -1,6 +1,7 @@
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/lab_cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	const struct sp_command *cmd;
+	int code;
 
 	sp_log_set_hook(sp_log_stderr, NULL);
 	if (argc < 2) {
@@ -38,8 +40,13 @@ int main(int argc, char **argv)
 		}
 	}
 	for (cmd = sp_commands; cmd->name; cmd++) {
-		if (!strcmp(cmd->name, argv[1]))
-			return cmd->run(argc - 1, argv + 1);
+		if (strcmp(cmd->name, argv[1]))
+			continue;
+		/* the kernel-stack commands run in the lab when it is here
+		 * and the kernel stack is not */
+		if (sp_cli_lab_forward(argc - 1, argv + 1, &code))
+			return code;
+		return cmd->run(argc - 1, argv + 1);
 	}
 	sp_err("unknown command '%s' (try 'slowpath --help')", argv[1]);
 	return SP_EXIT_USAGE;

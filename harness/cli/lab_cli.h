@@ -1,0 +1,57 @@
+/* What the lab's CLI files share: the prepared lab's paths (lab_cmd.c),
+ * the running lab's actions (lab_start_cmd.c), forwarding a command into
+ * it (lab_forward.c) and the native check doctor makes (doctor_cmd.c). */
+#ifndef SP_LAB_CLI_H
+#define SP_LAB_CLI_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SP_LAB_QEMU "qemu-system-x86_64"
+
+/* Paths of one prepared lab, all absolute. */
+struct lab_paths {
+	char lab[PATH_MAX + 8];	/* $BUILD/lab */
+	char dir[PATH_MAX];	/* $BUILD/lab/<kernel version> */
+	char kernel[PATH_MAX + 16];
+	char initrd[PATH_MAX + 16];
+	char root[PATH_MAX + 16];
+	char guest_init[PATH_MAX + 16];
+	char qemu[PATH_MAX];
+};
+
+/* The prepared lab ($SLOWPATH_LAB_DIR or next to this binary); prints
+ * what is missing. 0 or -ENOENT. */
+int lab_find(struct lab_paths *lp);
+int lab_find_program(const char *name, char *out, size_t len);
+
+/* slowpath lab start|stop|status|agent|guest-info */
+int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s);
+int lab_stop(void);
+int lab_status(int quiet);
+int lab_agent(void);
+int lab_guest_info(void);
+
+/* Called by main() before a command runs: when the command needs the
+ * kernel stack, this host lacks it and we are not the guest, runs it in
+ * the running lab (or says how to start one). 1 with *code when it
+ * dealt with the command, 0 when it should run here. argv[0] is the
+ * command's name. */
+int sp_cli_lab_forward(int argc, char **argv, int *code);
+
+/* Runs argv (argv[0] is a command of ours) in the running lab from the
+ * current directory; new files under the sync folders come back. An
+ * exit code (3 when the lab died under it). */
+int lab_forward_run(char **argv, char *const *sync);
+
+struct sp_lab_run;
+struct sp_lab_info;
+/* One line saying the lab died (what the console said last, where its
+ * log is), then removes what it left. */
+void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info);
+
+/* 1 when `slowpath doctor --native` would say yes. */
+int sp_cli_native_ok(void);
+
+#endif

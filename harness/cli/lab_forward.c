@@ -1,0 +1,255 @@
+/* Commands that need the kernel stack, run in the running lab when this
+ * host lacks it: the one table of them, the one decision (main() asks
+ * before every command), and the forwarding itself over the lab's
+ * control socket (lab_ctl.h). */
+#include "common/exitcodes.h"
+#include "common/file.h"
+#include "common/log.h"
+#include "harness/cli/lab_cli.h"
+#include "lab/lab_ctl.h"
+#include "lab/lab_vm.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The commands that need the kernel stack. out_opt: the option naming
+ * the folder the command writes its results in, default_out: where
+ * they go without it (relative to the working directory); what the
+ * command writes there comes back to the host. */
+static const struct forwarded {
+	const char *name;
+	const char *out_opt;
+	const char *default_out;
+	/* doctor runs here; `doctor --guest` runs in the lab */
+	const char *only_with;
+} forwarded[] = {
+	{ "up", NULL, NULL, NULL },
+	{ "down", NULL, NULL, NULL },
+	{ "status", NULL, NULL, NULL },
+	{ "selector", NULL, NULL, NULL },
+	{ "delay", NULL, NULL, NULL },
+	{ "run", "--out", "results", NULL },
+	{ "reproduce", "--out", "build/reproduce", NULL },
+	{ "netem", NULL, NULL, NULL },
+	{ "fault", NULL, NULL, NULL },
+	{ "doctor", NULL, NULL, "--guest" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const struct forwarded *find_forwarded(const char *name)
+{
+	const struct forwarded *f;
+
+	for (f = forwarded; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+static int has_arg(int argc, char **argv, const char *arg)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], arg))
+			return 1;
+	return 0;
+}
+
+void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
+{
+	if (info->pid > 0)
+		sp_err("lab: the lab VM (qemu pid %ld) has died; removed what it "
+		       "left (its console log: %s); 'slowpath lab start' starts "
+		       "a new one", info->pid,
+		       info->console[0] ? info->console : "none");
+	else
+		sp_err("lab: removed what a dead lab left in %s; 'slowpath lab "
+		       "start' starts a new one", r->dir);
+	/* a deaf qemu that still runs would keep the socket: end it */
+	sp_lab_stop_qemu(info->pid, r->sock, 2000);
+	sp_lab_cleanup(r);
+}
+
+/* The folder a command writes into: its --out DIR / --out=DIR, else
+ * the default; absolute, as the guest sees the same path. */
+static char *out_folder(const struct forwarded *f, int argc, char **argv,
+			const char *cwd)
+{
+	const char *dir = f->default_out;
+	size_t n = strlen(f->out_opt);
+	char *abs;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], f->out_opt) && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strncmp(argv[i], f->out_opt, n) && argv[i][n] == '=')
+			dir = argv[i] + n + 1;
+	}
+	if (!*dir)
+		return NULL;
+	if (dir[0] == '/')
+		return strdup(dir);
+	return asprintf(&abs, "%s/%s", cwd, dir) < 0 ? NULL : abs;
+}
+
+static volatile sig_atomic_t fwd_signal;
+
+static void on_fwd_signal(int sig)
+{
+	fwd_signal = sig;
+}
+
+int lab_forward_run(char **argv, char *const *sync)
+{
+	struct sp_lab_run r;
+	struct sp_lab_info info;
+	struct sp_lab_req req = { 0 };
+	struct sp_lab_files files;
+	struct sp_lab_sink_ops ops;
+	struct sigaction sa = { .sa_handler = on_fwd_signal }, old[3];
+	struct winsize ws;
+	struct sp_strv env = { 0 };
+	char cwd[PATH_MAX], **e;
+	const char *extra = getenv("SLOWPATH_LAB_ENV");
+	int fd, ret, code = SP_EXIT_RUNTIME;
+
+	if (sp_lab_run_paths(&r) || !getcwd(cwd, sizeof(cwd)))
+		return SP_EXIT_RUNTIME;
+	for (e = environ; *e; e++)
+		if ((sp_lab_env_passes(*e, extra) || !strncmp(*e, "TERM=", 5)) &&
+		    sp_strv_push(&env, *e))
+			return SP_EXIT_RUNTIME;
+	/* progress lines are drawn for a terminal the guest cannot see */
+	if (isatty(STDERR_FILENO)) {
+		sp_strv_push(&env, "SLOWPATH_LAB_TTY=1");
+		if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws)) {
+			req.rows = ws.ws_row;
+			req.cols = ws.ws_col;
+		}
+	}
+	req.cwd = cwd;
+	req.argv = argv;
+	req.env = env.v ? env.v : (char *[]){ NULL };
+	req.sync = (char **)sync;
+	fd = sp_lab_connect(r.sock);
+	if (fd < 0) {
+		if (sp_lab_probe(&r, &info) != SP_LAB_UP)
+			lab_report_dead(&r, &info);
+		else
+			sp_err("lab: cannot connect to %s: %s", r.sock, strerror(-fd));
+		sp_strv_free(&env);
+		return SP_EXIT_ENV;
+	}
+	/* Ctrl-C goes to the command in the guest, which cleans up after
+	 * itself there; we wait for its exit code */
+	fwd_signal = 0;
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	sigaction(SIGHUP, &sa, &old[2]);
+	signal(SIGPIPE, SIG_IGN);
+	sp_lab_files_init(&files, sync, &fwd_signal);
+	sp_lab_host_sink(&ops, &files);
+	ret = sp_lab_session(fd, &req, &ops, &code);
+	sp_lab_files_close(&files);
+	close(fd);
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	sigaction(SIGHUP, &old[2], NULL);
+	sp_strv_free(&env);
+	if (ret == -EPIPE) {
+		if (sp_lab_probe(&r, &info) != SP_LAB_UP)
+			lab_report_dead(&r, &info);
+		else
+			sp_err("lab: the guest ended the session before %s finished",
+			       argv[1] ? argv[1] : argv[0]);
+		return SP_EXIT_RUNTIME;
+	}
+	if (ret == -ECANCELED) {
+		sp_err("lab: gave up waiting for %s after %u signals; it may "
+		       "still run in the lab ('slowpath lab stop' ends it all)",
+		       argv[1] ? argv[1] : argv[0], files.signals);
+		return SP_EXIT_RUNTIME;
+	}
+	if (ret) {
+		sp_err("lab: talking to the lab: %s", strerror(-ret));
+		return SP_EXIT_RUNTIME;
+	}
+	if (files.failed)
+		sp_warn("lab: %u file%s could not be copied back to this host",
+			files.failed, files.failed == 1 ? "" : "s");
+	return code;
+}
+
+int sp_cli_lab_forward(int argc, char **argv, int *code)
+{
+	const struct forwarded *f = find_forwarded(argv[0]);
+	struct sp_lab_run r;
+	struct sp_lab_info info;
+	struct sp_strv fargv = { 0 };
+	char exe[PATH_MAX], cwd[PATH_MAX], *sync[2] = { NULL, NULL };
+	ssize_t n;
+	int i;
+
+	if (!f || getenv("SLOWPATH_IN_LAB"))
+		return 0;
+	if (has_arg(argc, argv, "--help") || has_arg(argc, argv, "-h"))
+		return 0;
+	if (f->only_with ? !has_arg(argc, argv, f->only_with) : sp_cli_native_ok())
+		return 0;
+	if (sp_lab_run_paths(&r)) {
+		sp_err("SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
+		*code = SP_EXIT_USAGE;
+		return 1;
+	}
+	switch (sp_lab_probe(&r, &info)) {
+	case SP_LAB_NONE:
+		if (f->only_with)
+			sp_err("%s %s: no lab is running; start one first: "
+			       "slowpath lab start", argv[0], f->only_with);
+		else
+			sp_err("%s: this host lacks the kernel stack ('slowpath "
+			       "doctor' says what); start the lab first: slowpath "
+			       "lab start", argv[0]);
+		*code = SP_EXIT_ENV;
+		return 1;
+	case SP_LAB_DEAD:
+		lab_report_dead(&r, &info);
+		*code = SP_EXIT_ENV;
+		return 1;
+	case SP_LAB_UP:
+		break;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
+		*code = SP_EXIT_RUNTIME;
+		return 1;
+	}
+	exe[n] = '\0';
+	/* the guest sees this binary at the same path (the host's root) */
+	if (sp_strv_push(&fargv, exe)) {
+		*code = SP_EXIT_RUNTIME;
+		return 1;
+	}
+	for (i = 0; i < argc; i++)
+		if (sp_strv_push(&fargv, argv[i])) {
+			sp_strv_free(&fargv);
+			*code = SP_EXIT_RUNTIME;
+			return 1;
+		}
+	if (f->out_opt)
+		sync[0] = out_folder(f, argc, argv, cwd);
+	sp_debug("lab: %s runs in the lab (qemu pid %ld)", argv[0], info.pid);
+	*code = lab_forward_run(fargv.v, sync);
+	free(sync[0]);
+	sp_strv_free(&fargv);
+	return 1;
+}

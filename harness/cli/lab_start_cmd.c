@@ -1,0 +1,481 @@
+/* slowpath lab start|stop|status, and the two actions the guest runs for
+ * them (agent, guest-info): a lab VM that stays up, its control socket
+ * and pid file under /run/slowpath/lab (lab_ctl.h). */
+#include "common/exitcodes.h"
+#include "common/file.h"
+#include "common/log.h"
+#include "common/proc.h"
+#include "harness/cli/lab_cli.h"
+#include "lab/lab_agent.h"
+#include "lab/lab_ctl.h"
+#include "lab/lab_proc.h"
+#include "lab/lab_vm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static volatile sig_atomic_t start_signal;
+
+static void on_start_signal(int sig)
+{
+	start_signal = sig;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int mkdir_p(const char *dir, mode_t mode)
+{
+	char path[PATH_MAX], *p;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(path, mode) && errno != EEXIST ? -errno : 0;
+}
+
+static void self_exe(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* The job and config the guest's init reads: run `slowpath lab agent`. */
+static int write_guest_job(const struct lab_paths *lp, const char *xchg)
+{
+	char exe[PATH_MAX], *job = NULL, *config = NULL;
+	char *argv[] = { exe, "lab", "agent", NULL };
+	int ret;
+
+	self_exe(exe, sizeof(exe));
+	ret = sp_lab_job_script(SP_LAB_AGENT, "/", argv, environ,
+				getenv("SLOWPATH_LAB_ENV"), &job);
+	if (!ret)
+		ret = sp_lab_config(SP_LAB_AGENT, lp->root, lp->guest_init, "/",
+				    getenv("TERM"), NULL, &config);
+	if (!ret)
+		ret = sp_lab_write_file(xchg, "job.sh", job);
+	if (!ret)
+		ret = sp_lab_write_file(xchg, "config", config);
+	free(job);
+	free(config);
+	return ret;
+}
+
+static int probe_signal(void *ctx)
+{
+	int64_t deadline = *(int64_t *)ctx;
+
+	if (start_signal || now_ms() > deadline)
+		return -1;
+	return 0;
+}
+
+static int drop_stream(void *ctx, int which, const void *p, size_t n)
+{
+	(void)ctx; (void)which; (void)p; (void)n;
+	return 0;
+}
+
+static int drop_file(void *ctx, unsigned int root, uint32_t mode,
+		     const char *rel)
+{
+	(void)ctx; (void)root; (void)mode; (void)rel;
+	return 0;
+}
+
+static int drop_data(void *ctx, const void *p, size_t n)
+{
+	(void)ctx; (void)p; (void)n;
+	return 0;
+}
+
+/* The agent answered `true`: the guest is up and serving. */
+static int wait_ready(const struct sp_lab_run *r, int64_t deadline)
+{
+	char cwd[] = "/";
+	char *argv[] = { "true", NULL }, *none[] = { NULL };
+	struct sp_lab_req req = { .cwd = cwd, .argv = argv, .env = none,
+				  .sync = none };
+	struct sp_lab_sink_ops ops = { drop_stream, drop_file, drop_data,
+				       probe_signal, &deadline };
+	int fd, ret, code = -1;
+
+	while (now_ms() < deadline && !start_signal) {
+		fd = sp_lab_connect(r->sock);
+		if (fd < 0) {
+			usleep(100000);
+			continue;
+		}
+		ret = sp_lab_session(fd, &req, &ops, &code);
+		close(fd);
+		if (ret == -ECANCELED)
+			return start_signal ? -EINTR : -ETIMEDOUT;
+		return ret ? ret : (code == 0 ? 0 : -EIO);
+	}
+	return start_signal ? -EINTR : -ETIMEDOUT;
+}
+
+static void say_dead_start(const char *xchg, const char *log)
+{
+	char *error = sp_lab_read_small(xchg, "error");
+
+	sp_err("lab start: the VM stopped while booting: %s (console log: %s)",
+	       error ? error : "no error from the guest", log);
+	free(error);
+}
+
+static int spawn_vm(const struct lab_paths *lp, const struct sp_lab_run *r,
+		    int64_t cpus, uint64_t mem, const char *console,
+		    const char *agent_log, pid_t *pid)
+{
+	struct sp_lab_vm vm = {
+		.mode = SP_LAB_AGENT, .qemu = lp->qemu, .kernel = lp->kernel,
+		.initrd = lp->initrd, .xchg_dir = r->xchg,
+		.console_log = console, .cpus = cpus, .mem_bytes = mem,
+		.out_fd = 3, .err_fd = 4, .ctl_socket = r->sock,
+	};
+	struct sp_strv argv = { 0 };
+	struct sp_proc p;
+	struct sp_proc_fd fds[2];
+	/* its own session, no death signal: it outlives this command */
+	struct sp_proc_opts o = {
+		.flags = SP_PROC_SESSION | SP_PROC_STDIN_NULL |
+			 SP_PROC_CLOSE_FDS,
+		.logfile = agent_log, .fds = fds, .n_fds = 2,
+	};
+	int logfd, ret;
+
+	if (sp_lab_qemu_argv(&vm, &argv))
+		return -EINVAL;
+	logfd = open(agent_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		ret = -errno;
+		sp_strv_free(&argv);
+		return ret;
+	}
+	fds[0] = (struct sp_proc_fd){ logfd, 3 };
+	fds[1] = (struct sp_proc_fd){ logfd, 4 };
+	sp_proc_init(&p);
+	ret = sp_proc_spawn(&p, (const char *const *)argv.v, &o);
+	*pid = ret ? -1 : p.pid;
+	close(logfd);
+	sp_strv_free(&argv);
+	return ret;
+}
+
+static int write_state(const struct sp_lab_run *r, const struct sp_lab_info *info)
+{
+	char text[PATH_MAX + 1024], pid[32];
+	int ret;
+
+	snprintf(pid, sizeof(pid), "%ld\n", info->pid);
+	ret = sp_lab_info_format(info, text, sizeof(text));
+	if (!ret)
+		ret = sp_file_write_atomic(r->pidfile, pid, strlen(pid), 0644);
+	if (!ret)
+		ret = sp_file_write_atomic(r->info, text, strlen(text), 0644);
+	return ret;
+}
+
+int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s)
+{
+	struct sp_lab_run r;
+	struct sp_lab_info info;
+	struct lab_paths lp;
+	struct sigaction sa = { .sa_handler = on_start_signal };
+	char console[PATH_MAX + 96], agent_log[PATH_MAX + 96], stamp[32];
+	int64_t t0 = now_ms();
+	time_t t = time(NULL);
+	pid_t pid = -1;
+	int ret, st;
+
+	if (sp_lab_run_paths(&r)) {
+		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
+		return SP_EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		sp_err("lab start: needs root: qemu shares / into the guest");
+		return SP_EXIT_ENV;
+	}
+	switch (sp_lab_probe(&r, &info)) {
+	case SP_LAB_UP:
+		sp_info("lab: already running (qemu pid %ld); 'slowpath lab stop' ends it",
+			info.pid);
+		return SP_EXIT_OK;
+	case SP_LAB_DEAD:
+		lab_report_dead(&r, &info);
+		break;
+	case SP_LAB_NONE:
+		break;
+	}
+	if (lab_find(&lp))
+		return SP_EXIT_ENV;
+	if (lab_find_program(SP_LAB_QEMU, lp.qemu, sizeof(lp.qemu))) {
+		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)",
+		       SP_LAB_QEMU);
+		return SP_EXIT_ENV;
+	}
+	if (mem < (64ULL << 20)) {
+		sp_err("lab start: --mem %llu is too small (at least 64M)",
+		       (unsigned long long)mem);
+		return SP_EXIT_USAGE;
+	}
+	ret = mkdir_p(r.dir, 0700);
+	if (!ret)
+		ret = mkdir(r.xchg, 0700) && errno != EEXIST ? -errno : 0;
+	if (!ret)
+		ret = write_guest_job(&lp, r.xchg);
+	if (ret) {
+		sp_err("lab start: cannot prepare %s: %s", r.dir, strerror(-ret));
+		sp_lab_cleanup(&r);
+		return SP_EXIT_RUNTIME;
+	}
+	snprintf(console, sizeof(console), "%s/logs", lp.lab);
+	mkdir(console, 0755);
+	sp_lab_prune_logs(console);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
+	snprintf(console, sizeof(console), "%s/logs/%s-%d.log", lp.lab, stamp,
+		 (int)getpid());
+	snprintf(agent_log, sizeof(agent_log), "%s/logs/%s-%d.agent.log",
+		 lp.lab, stamp, (int)getpid());
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	ret = spawn_vm(&lp, &r, cpus, mem, console, agent_log, &pid);
+	if (ret) {
+		sp_err("lab start: cannot start %s: %s", SP_LAB_QEMU, strerror(-ret));
+		sp_lab_cleanup(&r);
+		return SP_EXIT_RUNTIME;
+	}
+	memset(&info, 0, sizeof(info));
+	info.pid = pid;
+	info.started = (int64_t)t;
+	info.cpus = cpus;
+	info.mem = mem;
+	/* the ready file starts with the kernel version the lab boots */
+	{
+		char ready[PATH_MAX + 64];
+
+		snprintf(ready, sizeof(ready), "%s/ready", lp.dir);
+		if (!sp_file_read_prefix(ready, info.kver, sizeof(info.kver)))
+			info.kver[strcspn(info.kver, " \n")] = '\0';
+	}
+	snprintf(info.console, sizeof(info.console), "%s", console);
+	if (write_state(&r, &info)) {
+		sp_err("lab start: cannot write %s", r.info);
+		ret = -EIO;
+	} else {
+		sp_info("lab: booting (qemu pid %d, %lld vCPUs, %llu MiB; console log %s)",
+			(int)pid, (long long)cpus, (unsigned long long)(mem >> 20), console);
+		ret = wait_ready(&r, t0 + timeout_s * 1000);
+	}
+	if (ret) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			say_dead_start(r.xchg, console);
+		else if (ret == -ETIMEDOUT)
+			sp_err("lab start: the guest did not answer within %lld s "
+			       "(console log: %s)", (long long)timeout_s, console);
+		else if (ret == -EINTR)
+			sp_err("lab start: stopped by signal %d; VM killed", (int)start_signal);
+		else
+			sp_err("lab start: %s (console log: %s)", strerror(-ret), console);
+		sp_lab_kill_vm(pid);
+		sp_lab_cleanup(&r);
+		return SP_EXIT_RUNTIME;
+	}
+	sp_info("lab: up in %.1f s; up, run, status, down... now run in it; "
+		"'slowpath lab stop' ends it", (double)(now_ms() - t0) / 1000.0);
+	return SP_EXIT_OK;
+}
+
+int lab_stop(void)
+{
+	struct sp_lab_run r;
+	struct sp_lab_info info;
+	enum sp_lab_life life;
+	int64_t up;
+
+	if (sp_lab_run_paths(&r)) {
+		sp_err("lab stop: SLOWPATH_LAB_RUN must be an absolute path");
+		return SP_EXIT_USAGE;
+	}
+	life = sp_lab_probe(&r, &info);
+	if (life == SP_LAB_NONE) {
+		sp_info("lab: none is running");
+		return SP_EXIT_OK;
+	}
+	if (life == SP_LAB_DEAD) {
+		lab_report_dead(&r, &info);
+		return SP_EXIT_OK;
+	}
+	sp_lab_stop_qemu(info.pid, r.sock, 5000);
+	sp_lab_cleanup(&r);
+	up = (int64_t)time(NULL) - info.started;
+	sp_info("lab: stopped (qemu pid %ld, up %lld min %lld s)", info.pid,
+		(long long)(up / 60), (long long)(up % 60));
+	return SP_EXIT_OK;
+}
+
+/* qemu's CPU time since it started, as a share of one host CPU. */
+static double qemu_cpu_share(long pid, int64_t started)
+{
+	char path[64], buf[2048], *p;
+	unsigned long long ut = 0, stime = 0;
+	int64_t wall = (int64_t)time(NULL) - started;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (sp_file_read_prefix(path, buf, sizeof(buf)) || wall <= 0)
+		return -1;
+	p = strrchr(buf, ')');	/* the name may hold spaces */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &stime) != 2)
+		return -1;
+	return 100.0 * (double)(ut + stime) / (double)sysconf(_SC_CLK_TCK) /
+	       (double)wall;
+}
+
+int lab_status(int quiet)
+{
+	struct sp_lab_run r;
+	struct sp_lab_info info;
+	enum sp_lab_life life;
+	char when[64], exe[PATH_MAX];
+	char *argv[] = { exe, "lab", "guest-info", NULL }, *none[] = { NULL };
+	time_t started;
+	int64_t up;
+	double cpu;
+
+	if (sp_lab_run_paths(&r)) {
+		sp_err("lab status: SLOWPATH_LAB_RUN must be an absolute path");
+		return SP_EXIT_USAGE;
+	}
+	life = sp_lab_probe(&r, &info);
+	if (life == SP_LAB_DEAD) {
+		/* even with --quiet: a dead lab is news */
+		lab_report_dead(&r, &info);
+		return SP_EXIT_ENV;
+	}
+	if (life == SP_LAB_NONE) {
+		if (!quiet)
+			printf("lab: not running ('slowpath lab start' starts one)\n");
+		return SP_EXIT_ENV;
+	}
+	if (quiet)
+		return SP_EXIT_OK;
+	started = (time_t)info.started;
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", localtime(&started));
+	up = (int64_t)time(NULL) - info.started;
+	printf("lab: running since %s (%lld min), qemu pid %ld, %lld vCPUs, %llu MiB\n",
+	       when, (long long)(up / 60), info.pid, (long long)info.cpus,
+	       (unsigned long long)(info.mem >> 20));
+	cpu = qemu_cpu_share(info.pid, info.started);
+	if (cpu >= 0)
+		printf("lab: qemu has used %.0f%% of one host CPU since it started\n", cpu);
+	printf("lab: console log %s\n", info.console);
+	fflush(stdout);
+	self_exe(exe, sizeof(exe));
+	return lab_forward_run(argv, none);
+}
+
+int lab_agent(void)
+{
+	char port[64];
+	int ret;
+
+	if (!getenv("SLOWPATH_IN_LAB")) {
+		sp_err("lab agent: runs only in the lab guest (lab start starts it)");
+		return SP_EXIT_USAGE;
+	}
+	if (sp_lab_find_port(SP_LAB_PORT_CTL, port, sizeof(port))) {
+		sp_err("lab agent: no virtio-serial port %s", SP_LAB_PORT_CTL);
+		return SP_EXIT_ENV;
+	}
+	sp_info("lab agent: serving %s", port);
+	ret = sp_lab_agent_serve(port);
+	sp_err("lab agent: %s: %s", port, strerror(-ret));
+	return SP_EXIT_RUNTIME;
+}
+
+/* Busy share of the guest's CPUs over about a second, from /proc/stat. */
+static int guest_cpu_busy(double *pct)
+{
+	unsigned long long v[2][8];
+	char line[512];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (i)
+			usleep(1000000);
+		if (sp_file_read_prefix("/proc/stat", line, sizeof(line)) ||
+		    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[i][0], &v[i][1], &v[i][2], &v[i][3], &v[i][4],
+			   &v[i][5], &v[i][6], &v[i][7]) != 8)
+			return -EIO;
+	}
+	{
+		unsigned long long total = 0, idle;
+		int k;
+
+		for (k = 0; k < 8; k++)
+			total += v[1][k] - v[0][k];
+		idle = (v[1][3] - v[0][3]) + (v[1][4] - v[0][4]);
+		*pct = total ? 100.0 * (double)(total - idle) / (double)total : 0;
+	}
+	return 0;
+}
+
+int lab_guest_info(void)
+{
+	struct utsname u;
+	struct sp_proc p;
+	struct sp_proc_opts o = { .flags = SP_PROC_STDIN_NULL |
+				  SP_PROC_CAPTURE_OUT | SP_PROC_CAPTURE_ERR,
+				  .timeout_ms = 60000 };
+	char exe[PATH_MAX], line[256];
+	const char *argv[] = { exe, "status", NULL };
+	const char *text;
+	double busy;
+
+	if (!uname(&u))
+		printf("lab: kernel %s\n", u.release);
+	if (!guest_cpu_busy(&busy))
+		printf("lab: guest CPU use %.0f%% (over 1 s)\n", busy);
+	if (!sp_file_read_prefix("/proc/loadavg", line, sizeof(line)))
+		printf("lab: guest load %.*s\n", (int)strcspn(line, " \n") , line);
+	self_exe(exe, sizeof(exe));
+	sp_proc_init(&p);
+	if (!sp_proc_run(&p, argv, &o)) {
+		text = p.status == 0 && p.out.p ? p.out.p : p.err.p;
+		if (p.status == 0 && p.out.p)
+			printf("lab: topology: %.*s\n", (int)strcspn(text, "\n"), text);
+		else
+			printf("lab: topology: none up\n");
+	}
+	sp_proc_release(&p);
+	return SP_EXIT_OK;
+}

@@ -1,0 +1,341 @@
+/* `slowpath lab agent`, the guest's end of the control port: see
+ * lab_agent.h. It trusts the host (the host owns this VM) but not the
+ * bytes on the port: a frame it cannot read drops the session. */
+#include "lab/lab_agent.h"
+
+#include "common/file.h"
+#include "common/log.h"
+#include "common/proc.h"
+#include "lab/lab_ctl.h"
+#include "lab/lab_vm.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What a file's mtime may lag the command's start by and still count
+ * as written by it: the guest's clock steps at 1 s granularity in
+ * places (9p's lower layer keeps the host's times). */
+#define SYNC_SLACK_S 2
+#define SYNC_MAX_DEPTH 15
+
+int sp_lab_find_port(const char *name, char *out, size_t len)
+{
+	char path[PATH_MAX], line[128];
+	struct dirent *de;
+	DIR *d = opendir("/sys/class/virtio-ports");
+
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name",
+			 de->d_name);
+		if (sp_file_read_prefix(path, line, sizeof(line)))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (!strcmp(line, name)) {
+			snprintf(out, len, "/dev/%s", de->d_name);
+			closedir(d);
+			return 0;
+		}
+	}
+	closedir(d);
+	return -ENOENT;
+}
+
+static int send_chunks(int fd, int type, const char *p, size_t n)
+{
+	size_t k;
+	int ret = 0;
+
+	while (n && !ret) {
+		k = n > 65536 ? 65536 : n;
+		ret = sp_lab_send(fd, type, p, k);
+		p += k;
+		n -= k;
+	}
+	return ret;
+}
+
+static void say(int fd, const char *fmt, const char *a, const char *b)
+{
+	char msg[PATH_MAX + 256];
+	int n = snprintf(msg, sizeof(msg), fmt, a, b);
+
+	if (n > 0)
+		send_chunks(fd, SP_LAB_F_ERR, msg,
+			    (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+}
+
+static int send_file(int port, unsigned int root, const char *path,
+		     const char *rel, mode_t mode)
+{
+	unsigned char *enc;
+	char buf[65536];
+	size_t len;
+	ssize_t r;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ret = sp_lab_file_encode(root, mode, rel, &enc, &len);
+	if (!ret) {
+		ret = sp_lab_send(port, SP_LAB_F_FILE, enc, len);
+		free(enc);
+	}
+	while (!ret && (r = read(fd, buf, sizeof(buf))) > 0)
+		ret = sp_lab_send(port, SP_LAB_F_DATA, buf, (size_t)r);
+	close(fd);
+	return ret;
+}
+
+/* Sends what under base/rel changed since `since`; folders that did not
+ * change are not entered (the host's old results stay where they are). */
+static int sync_walk(int port, unsigned int root, const char *base,
+		     const char *rel, int depth, time_t since)
+{
+	char path[PATH_MAX], sub[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s", base, *rel ? "/" : "",
+			     rel) >= sizeof(path))
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s%s%s", rel,
+				     *rel ? "/" : "", de->d_name) >= sizeof(sub))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    st.st_mtime < since)
+			continue;
+		if (!sp_lab_relpath_ok(sub)) {
+			say(port, "lab: not copied back (name): %s/%s\n", base, sub);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode) && depth < SYNC_MAX_DEPTH)
+			ret = sync_walk(port, root, base, sub, depth + 1, since);
+		else if (S_ISREG(st.st_mode)) {
+			char full[PATH_MAX * 2 + 2];
+
+			snprintf(full, sizeof(full), "%s/%s", base, sub);
+			ret = send_file(port, root, full, sub, st.st_mode);
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+/* The command's environment: ours, the request's, the terminal size. */
+static int build_env(const struct sp_lab_req *req, struct sp_strv *env)
+{
+	char **e;
+	int ret = sp_strv_push(env, "PATH=" SP_LAB_GUEST_PATH);
+
+	ret |= sp_strv_push(env, "HOME=/root");
+	ret |= sp_strv_push(env, "SLOWPATH_IN_LAB=1");
+	for (e = req->env; *e && !ret; e++)
+		if (sp_lab_env_passes(*e, NULL) || !strncmp(*e, "TERM=", 5) ||
+		    !strncmp(*e, "SLOWPATH_LAB_TTY=", 17))
+			ret = sp_strv_push(env, *e);
+	if (req->rows && req->cols && !ret) {
+		ret = sp_strv_pushf(env, "LINES=%u", (unsigned)req->rows);
+		ret |= sp_strv_pushf(env, "COLUMNS=%u", (unsigned)req->cols);
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+static void forward(struct sp_proc *p, int sig)
+{
+	if (p->pid > 0 && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP))
+		kill(-p->pid, sig);
+}
+
+static void send_output(int port, struct sp_proc *p)
+{
+	char *s;
+
+	if (p->out.len && (s = sp_proc_take(&p->out))) {
+		send_chunks(port, SP_LAB_F_OUT, s, strlen(s));
+		free(s);
+	}
+	if (p->err.len && (s = sp_proc_take(&p->err))) {
+		send_chunks(port, SP_LAB_F_ERR, s, strlen(s));
+		free(s);
+	}
+}
+
+/* Reads the port while a command runs: 0, or -EPIPE when the host went
+ * away or spoke nonsense (the command is stopped then). */
+static int read_port(int port, struct sp_lab_dec *d, struct sp_proc *p)
+{
+	unsigned char buf[4096];
+	const unsigned char *pl;
+	size_t n;
+	ssize_t r = read(port, buf, sizeof(buf));
+	int type, ret;
+
+	if (r < 0 && errno == EINTR)
+		return 0;
+	if (r <= 0)
+		return -EPIPE;
+	ret = sp_lab_dec_feed(d, buf, (size_t)r);
+	while (!ret && (ret = sp_lab_dec_next(d, &type, &pl, &n)) == 1) {
+		if (type != SP_LAB_F_SIG || n != 1)
+			return -EPIPE;
+		forward(p, pl[0]);
+		ret = 0;
+	}
+	return ret < 0 ? -EPIPE : 0;
+}
+
+static int run_request(int port, const struct sp_lab_req *req,
+		       struct sp_lab_dec *d)
+{
+	struct sp_strv env = { 0 };
+	struct sp_proc_opts o = {
+		.flags = SP_PROC_PGROUP | SP_PROC_STDIN_NULL |
+			 SP_PROC_CAPTURE_OUT | SP_PROC_CAPTURE_ERR |
+			 SP_PROC_DEFAULT_SIGNALS | SP_PROC_CLOSE_FDS,
+		.dir = req->cwd,
+	};
+	time_t since = time(NULL) - SYNC_SLACK_S;
+	unsigned char code_be[4];
+	struct sp_proc p;
+	int ret, code, lost = 0, reaped = 0;
+	size_t i;
+
+	sp_proc_init(&p);
+	ret = build_env(req, &env);
+	o.env = (const char *const *)env.v;
+	if (!ret)
+		ret = sp_proc_spawn(&p, (const char *const *)req->argv, &o);
+	if (ret) {
+		say(port, "lab: cannot run %s in the guest: %s\n", req->argv[0],
+		    strerror(-ret));
+		code = ret == -ENOENT ? 127 : 126;
+		goto done;
+	}
+	while (!reaped || p.out_fd >= 0 || p.err_fd >= 0) {
+		struct pollfd pfd[3] = { { port, POLLIN, 0 },
+					 { p.out_fd, POLLIN, 0 },
+					 { p.err_fd, POLLIN, 0 } };
+
+		if (poll(pfd, 3, 200) < 0 && errno != EINTR)
+			break;
+		if ((pfd[0].revents & (POLLIN | POLLHUP)) &&
+		    read_port(port, d, &p)) {
+			lost = 1;
+			break;
+		}
+		if (pfd[1].revents || pfd[2].revents) {
+			sp_proc_pump(&p, 1);
+			send_output(port, &p);
+		}
+		if (!reaped && sp_proc_try_wait(&p, NULL) == 1) {
+			reaped = 1;
+			/* a daemon it started may hold its streams: take
+			 * what is there and stop listening */
+			sp_proc_pump(&p, 300);
+			send_output(port, &p);
+			break;
+		}
+	}
+	if (lost) {
+		forward(&p, SIGHUP);
+		sp_proc_kill_group(&p, 2000);
+		sp_proc_release(&p);
+		sp_strv_free(&env);
+		return -EPIPE;
+	}
+	if (!reaped)
+		sp_proc_wait(&p, NULL);
+	code = p.status;
+	for (i = 0; req->sync[i]; i++)
+		sync_walk(port, (unsigned int)i, req->sync[i], "", 0, since);
+done:
+	sp_proc_release(&p);
+	sp_strv_free(&env);
+	sp_lab_exit_encode(code, code_be);
+	return sp_lab_send(port, SP_LAB_F_EXIT, code_be, 4);
+}
+
+static void pause_ms(int ms)
+{
+	struct timespec ts = { 0, (long)ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int sp_lab_agent_serve(const char *port_path)
+{
+	struct sp_lab_dec d;
+	struct sp_lab_req req;
+	const unsigned char *pl;
+	unsigned char buf[65536];
+	size_t n;
+	ssize_t r;
+	int port, type, ret, broken = 0;
+
+	port = open(port_path, O_RDWR | O_CLOEXEC);
+	if (port < 0)
+		return -errno;
+	signal(SIGPIPE, SIG_IGN);
+	sp_lab_dec_init(&d);
+	for (;;) {
+		struct pollfd pfd = { port, POLLIN, 0 };
+
+		if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
+			break;
+		r = pfd.revents & POLLIN ? read(port, buf, sizeof(buf)) : 0;
+		if (r <= 0) {
+			/* no host on the other end: start afresh when one
+			 * connects (the port says POLLHUP until then) */
+			if (pfd.revents & (POLLHUP | POLLIN)) {
+				sp_lab_dec_free(&d);
+				broken = 0;
+				pause_ms(100);
+			}
+			continue;
+		}
+		if (broken || sp_lab_dec_feed(&d, buf, (size_t)r))
+			continue;
+		while ((ret = sp_lab_dec_next(&d, &type, &pl, &n)) == 1) {
+			if (type != SP_LAB_F_REQ)
+				continue;	/* a late SIG after its command */
+			if (sp_lab_req_decode(pl, n, &req)) {
+				broken = 1;
+				break;
+			}
+			ret = run_request(port, &req, &d);
+			sp_lab_req_free(&req);
+			if (ret) {
+				broken = 1;
+				break;
+			}
+		}
+		if (ret < 0)
+			broken = 1;	/* until the host hangs up */
+	}
+	sp_lab_dec_free(&d);
+	close(port);
+	return -EIO;
+}

@@ -1,0 +1,18 @@
+/* The guest's side of the running lab: `slowpath lab agent`, started by
+ * lab/guest-init.sh in a lab that `slowpath lab start` booted. It serves
+ * the control port one command at a time (lab_frame.h): runs it in its
+ * own process group, streams its output, forwards the host's signals to
+ * that group, sends back the files it wrote under the request's sync
+ * folders, then its exit code. */
+#ifndef SP_LAB_AGENT_H
+#define SP_LAB_AGENT_H
+
+#include <stddef.h>
+
+/* /dev/vportNpM of the virtio-serial port called name: 0 or -ENOENT. */
+int sp_lab_find_port(const char *name, char *out, size_t len);
+
+/* Serves port_path until the port cannot be used: -errno. */
+int sp_lab_agent_serve(const char *port_path);
+
+#endif

@@ -1,0 +1,409 @@
+/* The host's side of the running lab: see lab_ctl.h. */
+#include "lab/lab_ctl.h"
+
+#include "common/file.h"
+#include "common/log.h"
+#include "common/outdir.h"
+#include "lab/lab_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+int sp_lab_run_paths(struct sp_lab_run *r)
+{
+	const char *env = getenv("SLOWPATH_LAB_RUN");
+
+	if (env && *env) {
+		/* the socket path must fit sun_path */
+		if (env[0] != '/' || strlen(env) > 80)
+			return -EINVAL;
+		snprintf(r->dir, sizeof(r->dir), "%s", env);
+	} else {
+		snprintf(r->dir, sizeof(r->dir), "%s", SP_LAB_RUN_DIR);
+	}
+	snprintf(r->pidfile, sizeof(r->pidfile), "%s/qemu.pid", r->dir);
+	snprintf(r->sock, sizeof(r->sock), "%s/ctl.sock", r->dir);
+	snprintf(r->info, sizeof(r->info), "%s/lab.info", r->dir);
+	snprintf(r->xchg, sizeof(r->xchg), "%s/xchg", r->dir);
+	return 0;
+}
+
+int sp_lab_info_format(const struct sp_lab_info *in, char *buf, size_t len)
+{
+	int n = snprintf(buf, len,
+			 "pid %ld\nstarted %" PRId64 "\ncpus %" PRId64
+			 "\nmem %" PRIu64 "\nkver %s\nconsole %s\n",
+			 in->pid, in->started, in->cpus, in->mem, in->kver,
+			 in->console);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int sp_lab_info_parse(const char *text, struct sp_lab_info *out)
+{
+	const char *line = text, *nl, *val;
+	char key[16];
+	size_t klen, vlen;
+
+	memset(out, 0, sizeof(*out));
+	for (; *line; line = *nl ? nl + 1 : nl) {
+		nl = strchrnul(line, '\n');
+		val = memchr(line, ' ', (size_t)(nl - line));
+		if (!val)
+			continue;
+		klen = (size_t)(val - line);
+		vlen = (size_t)(nl - val - 1);
+		if (klen >= sizeof(key))
+			continue;
+		memcpy(key, line, klen);
+		key[klen] = '\0';
+		val++;
+		if (!strcmp(key, "pid"))
+			out->pid = strtol(val, NULL, 10);
+		else if (!strcmp(key, "started"))
+			out->started = strtoll(val, NULL, 10);
+		else if (!strcmp(key, "cpus"))
+			out->cpus = strtoll(val, NULL, 10);
+		else if (!strcmp(key, "mem"))
+			out->mem = strtoull(val, NULL, 10);
+		else if (!strcmp(key, "kver") && vlen < sizeof(out->kver))
+			snprintf(out->kver, sizeof(out->kver), "%.*s", (int)vlen, val);
+		else if (!strcmp(key, "console") && vlen < sizeof(out->console))
+			snprintf(out->console, sizeof(out->console), "%.*s",
+				 (int)vlen, val);
+	}
+	return out->pid > 0 ? 0 : -EINVAL;
+}
+
+int sp_lab_pid_is_ours(long pid, const char *sock)
+{
+	char path[64], *cmd;
+	size_t n, i;
+	int ours;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	if (sp_file_read(path, 1 << 20, &cmd, &n))
+		return 0;
+	/* a pid reused by another program does not name our socket */
+	for (i = 0; i < n; i++)
+		if (!cmd[i])
+			cmd[i] = ' ';
+	ours = strstr(cmd, "qemu") && strstr(cmd, sock);
+	free(cmd);
+	return ours;
+}
+
+int sp_lab_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
+			      struct sp_lab_info *info)
+{
+	char *text = NULL;
+	int have_pid, fd;
+
+	memset(info, 0, sizeof(*info));
+	have_pid = !sp_file_read(r->info, 1 << 16, &text, NULL) &&
+		   !sp_lab_info_parse(text, info);
+	free(text);
+	if (!have_pid && access(r->pidfile, F_OK) && access(r->sock, F_OK) &&
+	    access(r->xchg, F_OK))
+		return SP_LAB_NONE;
+	if (!have_pid && !sp_file_read(r->pidfile, 64, &text, NULL)) {
+		info->pid = strtol(text, NULL, 10);
+		free(text);
+	}
+	if (!sp_lab_pid_is_ours(info->pid, r->sock))
+		return SP_LAB_DEAD;
+	/* qemu alive is not enough: a qemu that stopped serving its
+	 * socket is as dead to us */
+	fd = sp_lab_connect(r->sock);
+	if (fd < 0)
+		return SP_LAB_DEAD;
+	close(fd);
+	return SP_LAB_UP;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int sp_lab_stop_qemu(long pid, const char *sock, unsigned int grace_ms)
+{
+	unsigned int waited = 0;
+
+	if (!sp_lab_pid_is_ours(pid, sock))
+		return -ESRCH;
+	/* not our child once `lab start` has exited: poll, not waitpid */
+	kill((pid_t)pid, SIGTERM);
+	while (sp_lab_pid_is_ours(pid, sock) && waited < grace_ms) {
+		sleep_ms(50);
+		waited += 50;
+	}
+	if (sp_lab_pid_is_ours(pid, sock)) {
+		kill((pid_t)pid, SIGKILL);
+		for (waited = 0; sp_lab_pid_is_ours(pid, sock) && waited < 10000;
+		     waited += 50)
+			sleep_ms(50);
+	}
+	return 0;
+}
+
+void sp_lab_cleanup(const struct sp_lab_run *r)
+{
+	unlink(r->sock);
+	unlink(r->pidfile);
+	unlink(r->info);
+	sp_lab_remove_tree(r->xchg);
+	rmdir(r->dir);		/* only when nothing else is in it */
+}
+
+int sp_lab_send(int fd, int type, const void *payload, size_t len)
+{
+	unsigned char hdr[SP_LAB_FRAME_HDR];
+	int ret = sp_lab_frame_header(type, len, hdr);
+
+	if (ret)
+		return ret;
+	ret = sp_write_all(fd, hdr, sizeof(hdr));
+	if (!ret && len)
+		ret = sp_write_all(fd, payload, len);
+	return ret;
+}
+
+/* One frame from the guest; 1 when it was EXIT. */
+static int on_frame(const struct sp_lab_sink_ops *ops, int type,
+		    const unsigned char *p, size_t n, int *code)
+{
+	unsigned int root;
+	uint32_t mode;
+	char *rel;
+
+	switch (type) {
+	case SP_LAB_F_OUT:
+	case SP_LAB_F_ERR:
+		ops->stream(ops->ctx, type == SP_LAB_F_OUT ? 1 : 2, p, n);
+		return 0;
+	case SP_LAB_F_FILE:
+		if (sp_lab_file_decode(p, n, &root, &mode, &rel))
+			return -EBADMSG;
+		ops->file_open(ops->ctx, root, mode, rel);
+		free(rel);
+		return 0;
+	case SP_LAB_F_DATA:
+		ops->file_data(ops->ctx, p, n);
+		return 0;
+	case SP_LAB_F_EXIT:
+		return sp_lab_exit_decode(p, n, code) ? -EBADMSG : 1;
+	}
+	return -EBADMSG;	/* REQ and SIG go the other way */
+}
+
+int sp_lab_session(int fd, const struct sp_lab_req *req,
+		   const struct sp_lab_sink_ops *ops, int *code)
+{
+	struct sp_lab_dec d;
+	const unsigned char *p;
+	unsigned char *enc, buf[65536], sig;
+	size_t enc_len, n;
+	ssize_t r;
+	int ret, type, s;
+
+	ret = sp_lab_req_encode(req, &enc, &enc_len);
+	if (ret)
+		return ret;
+	ret = sp_lab_send(fd, SP_LAB_F_REQ, enc, enc_len);
+	free(enc);
+	if (ret)
+		return ret == -EPIPE || ret == -ECONNRESET ? -EPIPE : ret;
+	sp_lab_dec_init(&d);
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+
+		s = ops->take_signal(ops->ctx);
+		if (s < 0) {
+			ret = -ECANCELED;
+			break;
+		}
+		if (s) {
+			sig = (unsigned char)s;
+			sp_lab_send(fd, SP_LAB_F_SIG, &sig, 1);
+		}
+		if (poll(&pfd, 1, 200) < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		if (!pfd.revents)
+			continue;
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = -EPIPE;
+			break;
+		}
+		ret = sp_lab_dec_feed(&d, buf, (size_t)r);
+		while (!ret && (ret = sp_lab_dec_next(&d, &type, &p, &n)) == 1)
+			ret = on_frame(ops, type, p, n, code);
+		if (ret == 1) {
+			ret = 0;
+			break;
+		}
+		if (ret < 0)
+			break;
+	}
+	sp_lab_dec_free(&d);
+	return ret;
+}
+
+void sp_lab_files_init(struct sp_lab_files *f, char *const *roots,
+		       volatile sig_atomic_t *signal)
+{
+	memset(f, 0, sizeof(*f));
+	f->roots = roots;
+	while (roots && roots[f->n_roots])
+		f->n_roots++;
+	f->fd = -1;
+	f->signal = signal;
+}
+
+void sp_lab_files_close(struct sp_lab_files *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+static int sink_stream(void *ctx, int which, const void *p, size_t n)
+{
+	(void)ctx;
+	/* a reader that went away (| head) must not stop the command */
+	sp_write_all(which, p, n);
+	return 0;
+}
+
+/* root/a/b/c: root made if missing and checked, a and b made with
+ * sp_outdir_sub (no links, ours alone), c created fresh. */
+static int open_under(const char *root, uint32_t mode, const char *rel)
+{
+	char dir[PATH_MAX], next[PATH_MAX], part[256], err[SP_OUTDIR_ERRLEN];
+	const char *p = rel, *slash;
+	int ret;
+
+	if (strlen(root) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	strcpy(dir, root);
+	ret = sp_outdir_check(dir, SP_OUTDIR_CREATE, err, sizeof(err));
+	while (!ret && (slash = strchr(p, '/'))) {
+		snprintf(part, sizeof(part), "%.*s", (int)(slash - p), p);
+		ret = sp_outdir_sub(dir, part, next, sizeof(next), err,
+				    sizeof(err));
+		if (!ret)
+			memcpy(dir, next, sizeof(dir));
+		p = slash + 1;
+	}
+	if (ret) {
+		sp_warn("lab: not copied back: %s", err);
+		return ret;
+	}
+	if ((size_t)snprintf(next, sizeof(next), "%s/%s", dir, p) >= sizeof(next))
+		return -ENAMETOOLONG;
+	ret = sp_outdir_create(next, (mode & 0755) | 0600);
+	if (ret < 0)
+		sp_warn("lab: not copied back: %s: %s", next, strerror(-ret));
+	return ret;
+}
+
+static int sink_file_open(void *ctx, unsigned int root, uint32_t mode,
+			  const char *relpath)
+{
+	struct sp_lab_files *f = ctx;
+	int fd;
+
+	sp_lab_files_close(f);
+	if (root >= f->n_roots) {
+		f->failed++;
+		return -EINVAL;
+	}
+	fd = open_under(f->roots[root], mode, relpath);
+	if (fd < 0) {
+		f->failed++;
+		return fd;
+	}
+	f->fd = fd;
+	f->written++;
+	return 0;
+}
+
+static int sink_file_data(void *ctx, const void *p, size_t n)
+{
+	struct sp_lab_files *f = ctx;
+	int ret;
+
+	if (f->fd < 0)
+		return 0;	/* a file we refused: drop its bytes */
+	ret = sp_write_all(f->fd, p, n);
+	if (ret) {
+		sp_warn("lab: writing a copied-back file: %s", strerror(-ret));
+		sp_lab_files_close(f);
+		f->failed++;
+	}
+	return ret;
+}
+
+/* A guest that does not answer its signals must not hold the terminal
+ * forever: the third one gives up on it here. */
+#define SP_LAB_GIVE_UP_SIGNALS 3
+static int sink_take_signal(void *ctx)
+{
+	struct sp_lab_files *f = ctx;
+	int s = f->signal ? *f->signal : 0;
+
+	if (s) {
+		*f->signal = 0;
+		if (++f->signals >= SP_LAB_GIVE_UP_SIGNALS)
+			return -1;
+	}
+	return s;
+}
+
+void sp_lab_host_sink(struct sp_lab_sink_ops *ops, struct sp_lab_files *f)
+{
+	ops->stream = sink_stream;
+	ops->file_open = sink_file_open;
+	ops->file_data = sink_file_data;
+	ops->take_signal = sink_take_signal;
+	ops->ctx = f;
+}

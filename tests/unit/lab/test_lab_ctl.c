@@ -1,0 +1,278 @@
+/* The host's side of a lab session (lab/lab_ctl.c): what it sends, how
+ * it takes the guest's answer apart, and the host sink that writes the
+ * files the guest sends back. The guest is played by frames written
+ * into the other end of a socketpair; the sink writes into a temp dir. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lab/lab_ctl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct seen {
+	char out[256], err[256];
+	int files, data, signals_left;
+	char last_file[256];
+};
+
+static int rec_stream(void *ctx, int which, const void *p, size_t n)
+{
+	struct seen *s = ctx;
+	char *dst = which == 1 ? s->out : s->err;
+
+	strncat(dst, p, n);
+	return 0;
+}
+
+static int rec_file(void *ctx, unsigned int root, uint32_t mode, const char *rel)
+{
+	struct seen *s = ctx;
+
+	snprintf(s->last_file, sizeof(s->last_file), "%u:%o:%s", root, mode, rel);
+	s->files++;
+	return 0;
+}
+
+static int rec_data(void *ctx, const void *p, size_t n)
+{
+	(void)p; (void)n;
+	((struct seen *)ctx)->data++;
+	return 0;
+}
+
+static int rec_signal(void *ctx)
+{
+	struct seen *s = ctx;
+
+	return s->signals_left-- > 0 ? 2 : 0;
+}
+
+static void guest_says(int fd, int type, const void *p, size_t n)
+{
+	assert_int_equal(sp_lab_send(fd, type, p, n), 0);
+}
+
+static int run_session(int guest_fd_closed_after, struct seen *s,
+		       void (*script)(int fd), int *code)
+{
+	char cwd[] = "/";
+	char *argv[] = { "true", NULL }, *none[] = { NULL };
+	struct sp_lab_req req = { .cwd = cwd, .argv = argv, .env = none,
+				  .sync = none };
+	struct sp_lab_sink_ops ops = { rec_stream, rec_file, rec_data,
+				       rec_signal, s };
+	int sv[2], ret;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	script(sv[1]);
+	if (guest_fd_closed_after)
+		shutdown(sv[1], SHUT_WR);
+	ret = sp_lab_session(sv[0], &req, &ops, code);
+	close(sv[0]);
+	close(sv[1]);
+	return ret;
+}
+
+static void script_good(int fd)
+{
+	unsigned char code[4], *f;
+	size_t n;
+
+	guest_says(fd, SP_LAB_F_OUT, "hello ", 6);
+	guest_says(fd, SP_LAB_F_ERR, "oops", 4);
+	guest_says(fd, SP_LAB_F_OUT, "world", 5);
+	assert_int_equal(sp_lab_file_encode(0, 0644, "r/x.json", &f, &n), 0);
+	guest_says(fd, SP_LAB_F_FILE, f, n);
+	free(f);
+	guest_says(fd, SP_LAB_F_DATA, "{}", 2);
+	sp_lab_exit_encode(7, code);
+	guest_says(fd, SP_LAB_F_EXIT, code, 4);
+}
+
+static void test_session_relays_and_returns_exit_code(void **state)
+{
+	struct seen s = { .signals_left = 0 };
+	int code = -1;
+
+	(void)state;
+	assert_int_equal(run_session(0, &s, script_good, &code), 0);
+	assert_int_equal(code, 7);
+	assert_string_equal(s.out, "hello world");
+	assert_string_equal(s.err, "oops");
+	assert_int_equal(s.files, 1);
+	assert_string_equal(s.last_file, "0:644:r/x.json");
+	assert_int_equal(s.data, 1);
+}
+
+static void script_dies(int fd)
+{
+	guest_says(fd, SP_LAB_F_OUT, "half", 4);
+}
+
+static void test_session_lab_gone_before_exit(void **state)
+{
+	struct seen s = { 0 };
+	int code = -1;
+
+	(void)state;
+	assert_int_equal(run_session(1, &s, script_dies, &code), -EPIPE);
+	assert_string_equal(s.out, "half");
+}
+
+static void script_hostile(int fd)
+{
+	/* a REQ from the guest: only the host sends those */
+	guest_says(fd, SP_LAB_F_REQ, "x", 1);
+}
+
+static void script_bad_file(int fd)
+{
+	unsigned char f[] = { 0, 0, 1, 0xa4, '.', '.', '/', 'x' };
+
+	guest_says(fd, SP_LAB_F_FILE, f, sizeof(f));
+}
+
+static void script_garbage(int fd)
+{
+	assert_int_equal(write(fd, "GET / HTTP/1.0\r\n", 16), 16);
+}
+
+static void test_session_refuses_hostile_answers(void **state)
+{
+	struct seen s = { 0 };
+	int code = -1;
+
+	(void)state;
+	assert_int_equal(run_session(0, &s, script_hostile, &code), -EBADMSG);
+	assert_int_equal(run_session(0, &s, script_bad_file, &code), -EBADMSG);
+	assert_int_equal(s.files, 0);
+	assert_int_equal(run_session(0, &s, script_garbage, &code), -EBADMSG);
+}
+
+static void test_session_sends_request_and_signal(void **state)
+{
+	char cwd[] = "/w";
+	char *argv[] = { "sleep", "9", NULL }, *none[] = { NULL };
+	struct sp_lab_req req = { .cwd = cwd, .argv = argv, .env = none,
+				  .sync = none }, got;
+	struct seen s = { .signals_left = 1 };
+	struct sp_lab_sink_ops ops = { rec_stream, rec_file, rec_data,
+				       rec_signal, &s };
+	unsigned char buf[4096], code[4];
+	const unsigned char *p;
+	struct sp_lab_dec d;
+	size_t n;
+	int sv[2], type, c = -1;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	sp_lab_exit_encode(130, code);
+	guest_says(sv[1], SP_LAB_F_EXIT, code, 4);
+	assert_int_equal(sp_lab_session(sv[0], &req, &ops, &c), 0);
+	assert_int_equal(c, 130);
+	/* what the guest got: the request, then SIGINT for Ctrl-C */
+	sp_lab_dec_init(&d);
+	n = (size_t)read(sv[1], buf, sizeof(buf));
+	assert_int_equal(sp_lab_dec_feed(&d, buf, n), 0);
+	assert_int_equal(sp_lab_dec_next(&d, &type, &p, &n), 1);
+	assert_int_equal(type, SP_LAB_F_REQ);
+	assert_int_equal(sp_lab_req_decode(p, n, &got), 0);
+	assert_string_equal(got.argv[1], "9");
+	assert_string_equal(got.cwd, "/w");
+	sp_lab_req_free(&got);
+	assert_int_equal(sp_lab_dec_next(&d, &type, &p, &n), 1);
+	assert_int_equal(type, SP_LAB_F_SIG);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0], 2);
+	sp_lab_dec_free(&d);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_host_sink_stays_in_its_folder(void **state)
+{
+	char tmpl[] = "/tmp/sp-labctl-XXXXXX", root[64], path[160], buf[16];
+	char *roots[] = { root, NULL };
+	struct sp_lab_sink_ops ops;
+	struct sp_lab_files f;
+	volatile sig_atomic_t sig = 0;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(root, sizeof(root), "%s/out", tmpl);
+	sp_lab_files_init(&f, roots, &sig);
+	sp_lab_host_sink(&ops, &f);
+	/* a file in a new subfolder: made, written, mode kept */
+	assert_int_equal(ops.file_open(ops.ctx, 0, 0640, "run1/cases/a.json"), 0);
+	assert_int_equal(ops.file_data(ops.ctx, "abc", 3), 0);
+	sp_lab_files_close(&f);
+	snprintf(path, sizeof(path), "%s/run1/cases/a.json", root);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 3);
+	close(fd);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	/* a folder number the request did not name */
+	assert_true(ops.file_open(ops.ctx, 1, 0644, "x") < 0);
+	/* a link planted where a file or a folder goes is not followed */
+	snprintf(path, sizeof(path), "%s/run1/link", root);
+	assert_int_equal(symlink("/etc/passwd-not-here", path), 0);
+	assert_true(ops.file_open(ops.ctx, 0, 0644, "run1/link") < 0);
+	snprintf(path, sizeof(path), "%s/run1/dirlink", root);
+	assert_int_equal(symlink(tmpl, path), 0);
+	assert_true(ops.file_open(ops.ctx, 0, 0644, "run1/dirlink/x") < 0);
+	snprintf(path, sizeof(path), "%s/x", tmpl);
+	assert_int_equal(access(path, F_OK), -1);
+	/* bytes for a refused file go nowhere */
+	assert_int_equal(ops.file_data(ops.ctx, "zzz", 3), 0);
+	assert_int_equal(f.failed, 3);
+	assert_int_equal(f.written, 1);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(path), 0);
+}
+
+static void test_info_round_trip(void **state)
+{
+	struct sp_lab_info in = { .pid = 4242, .started = 1790000000,
+				  .cpus = 2, .mem = 2ULL << 30 }, out;
+	char text[8192];
+
+	(void)state;
+	snprintf(in.kver, sizeof(in.kver), "6.1.0-57-amd64");
+	snprintf(in.console, sizeof(in.console), "/b/lab/logs/x.log");
+	assert_int_equal(sp_lab_info_format(&in, text, sizeof(text)), 0);
+	assert_int_equal(sp_lab_info_parse(text, &out), 0);
+	assert_int_equal(out.pid, 4242);
+	assert_int_equal(out.started, 1790000000);
+	assert_int_equal(out.mem, 2ULL << 30);
+	assert_string_equal(out.kver, "6.1.0-57-amd64");
+	assert_string_equal(out.console, "/b/lab/logs/x.log");
+	assert_int_equal(sp_lab_info_parse("cpus 2\n", &out), -EINVAL);
+	assert_int_equal(sp_lab_info_parse("", &out), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_session_relays_and_returns_exit_code),
+		cmocka_unit_test(test_session_lab_gone_before_exit),
+		cmocka_unit_test(test_session_refuses_hostile_answers),
+		cmocka_unit_test(test_session_sends_request_and_signal),
+		cmocka_unit_test(test_host_sink_stays_in_its_folder),
+		cmocka_unit_test(test_info_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
