@@ -21,7 +21,7 @@
 
 /* "topology" (keep the file's) and then dm/selector.c's short names,
  * filled in by fill_sel_choices() before the table is used. */
-static const char *sel_choices[SP_SEL_COUNT + 2] = { "topology" };
+static const char *sel_choices[SP_SEL_TABLE_MAX + 2] = { "topology" };
 static const char *const mech_choices[] = { "topology", "backend", "netem",
 					    "both", NULL };
 
