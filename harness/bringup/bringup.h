@@ -178,6 +178,12 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 
 /* The same paths under another selector; only ST takes per-path
  * weights (the topology's relative_throughput, from the journal). */
+/* Loads kind's module unless /sys/module has it: modprobe for the
+ * stock selectors, insmod of its .ko for a built one. 0 or the runner's
+ * error. */
+int sp_bringup_load_selector(const struct sp_sys_ops *ops,
+			     enum sp_selector kind);
+
 void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 			 const struct sp_dm_selector *sel);
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 
@@ -44,8 +45,16 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 	size_t i, k;
 
 	map->sel = *sel;
+	map->ncpus = (unsigned int)get_nprocs_conf();
 	for (i = 0; i < map->npaths; i++) {
 		map->paths[i].relative_throughput = 1;
+		map->paths[i].cpumask = 0;
+		for (k = 0; sp_selector_info(sel->kind) &&
+		     sp_selector_info(sel->kind)->path_arg == SP_SEL_ARG_CPUMASK &&
+		     k < st->npaths; k++)
+			if (st->paths[k].major == map->paths[i].major &&
+			    st->paths[k].minor == map->paths[i].minor)
+				map->paths[i].cpumask = st->paths[k].cpumask;
 		for (k = 0; sel->kind == SP_SEL_ST && k < st->npaths; k++)
 			if (st->paths[k].major == map->paths[i].major &&
 			    st->paths[k].minor == map->paths[i].minor &&
@@ -55,16 +64,31 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 	}
 }
 
+int sp_bringup_load_selector(const struct sp_sys_ops *ops,
+			     enum sp_selector kind)
+{
+	const struct sp_selector_info *s = sp_selector_info(kind);
+	char path[96];
+
+	if (!s)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/module/%s", s->module);
+	if (ops->exists(ops->ctx, path))
+		return 0;
+	if (!s->ko_path[0])
+		return sp_sys_runv(ops, NULL, 0, "modprobe", "-q", s->module, NULL);
+	/* a built selector is in no module tree: insmod, after the
+	 * dm_multipath it links against */
+	sp_sys_runv(ops, NULL, 0, "modprobe", "-q", "dm_multipath", NULL);
+	return sp_sys_runv(ops, NULL, 0, "insmod", s->ko_path, NULL);
+}
+
 /* dm_<selector module>, loaded once; modprobe only when it is not. */
 static void load_module(const struct sp_sys_ops *ops, enum sp_selector kind)
 {
-	const char *mod = sp_selector_module(kind);
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/module/%s", mod);
-	if (!ops->exists(ops->ctx, path) &&
-	    sp_sys_runv(ops, NULL, 0, "modprobe", "-q", mod, NULL))
-		sp_debug("modprobe %s failed; the reload will tell", mod);
+	if (sp_bringup_load_selector(ops, kind))
+		sp_debug("loading %s failed; the reload will tell",
+			 sp_selector_module(kind));
 }
 
 /* The live table, in process when the ops can (run reloads before

@@ -175,6 +175,7 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		p->netem_ns = r->netem_delay_ns;
 		p->netem_jitter_ns = r->netem_jitter_ns;
 		p->relative_throughput = r->relative_throughput;
+		p->cpumask = r->cpumask;
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 volatile sig_atomic_t sp_bringup_interrupted;
@@ -407,9 +408,12 @@ static int make_map(struct up *u)
 	map.sel = u->st->sel;
 	map.sectors = sectors;
 	map.npaths = u->st->npaths;
+	map.ncpus = (unsigned int)get_nprocs_conf();
 	for (i = 0; i < map.npaths; i++) {
 		map.paths[i].major = u->st->paths[i].major;
 		map.paths[i].minor = u->st->paths[i].minor;
+		if (sp_selector_info(map.sel.kind)->path_arg == SP_SEL_ARG_CPUMASK)
+			map.paths[i].cpumask = u->st->paths[i].cpumask;
 		if (map.sel.kind == SP_SEL_ST &&
 		    u->st->paths[i].relative_throughput)
 			map.paths[i].relative_throughput =

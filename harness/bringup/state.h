@@ -81,6 +81,7 @@ struct sp_state_path {
 	int64_t read_ns, write_ns, jitter_ns;		/* store's share */
 	int64_t netem_ns, netem_jitter_ns;		/* wire's share */
 	unsigned int relative_throughput;
+	uint64_t cpumask;	/* io-affinity's cpus = ; 0 spread */
 	unsigned int steps;		/* 1 << enum sp_step, begun */
 	pid_t tgtd_pid;
 	unsigned long long tgtd_start;	/* 0: not journaled (old) */
