@@ -1,4 +1,4 @@
-LIB_SRCS += lab/lab_vm.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c
+LIB_SRCS += lab/lab_vm.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c lab/selector_build.c
 UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_hst_info.c
 
 # The lab VM (docs/lab.md, docs/kernels.md). Both scripts are cheap when

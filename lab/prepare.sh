@@ -237,6 +237,11 @@ hst_build "$KVER" "$KBUILD" "$TARBALL" "$work" \
 	"$mdir/kernel/drivers/md/$IOA_KO"
 say "built $HST_KO (patched and stock) and $IOA_KO in $(printf '%.1f' "$(echo "$(date +%s.%N) - $hst_start" | bc)") s"
 depmod -b "$ROOT" "$KVER" || die 3 "depmod -b $ROOT $KVER failed"
+# What `slowpath selector build --kernel` builds a user's selector with:
+# this kernel's build tree and drivers/md's private headers.
+echo "$KBUILD" >"$DIR/kbuild"
+mkdir -p "$DIR/dm-headers"
+cp "$work/src"/*.h "$DIR/dm-headers/"
 
 # --- initrd: busybox, the modules to reach the 9p root, our /init -------
 # What the initrd loads, in order; modules.dep gives each one's deps,

@@ -369,18 +369,25 @@ int cmd_selector(int argc, char **argv)
 	char err[SP_BRINGUP_ERRLEN], help[512];
 	int i, ret, lock;
 
+	if (argc >= 2 && !strcmp(argv[1], "build"))
+		return cmd_selector_build(argc - 1, argv + 1);
 	if (argc < 3 || strcmp(argv[1], "set")) {
 		sp_opt_help_argv(sel_table, help, sizeof(help));
 		fprintf(argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"usage: slowpath selector set st|hst|ql|rr "
+			"usage: slowpath selector set NAME "
 			"[base_weight=N] [threshold_multiplier=N]\n"
-			"Reloads the map's table with the same paths.\n%s",
-			help);
+			"       slowpath selector build FILE.c [--kernel SERIES]\n"
+			"set: reloads the map's table with the same paths and\n"
+			"the selector NAME (%s).\n"
+			"build: a path selector module from FILE.c, kept for\n"
+			"this kernel or the lab's SERIES (docs/selectors.md).\n%s",
+			sp_selector_list(), help);
 		return argc >= 2 && !strcmp(argv[1], "--help") ? SP_EXIT_OK
 							      : SP_EXIT_USAGE;
 	}
 	if (sp_selector_parse(argv[2], &kind)) {
-		sp_err("selector: '%s' is not st, hst, ql or rr", argv[2]);
+		sp_err("selector: '%s' is none of %s (slowpath selector build "
+		       "adds yours)", argv[2], sp_selector_list());
 		return SP_EXIT_USAGE;
 	}
 	sp_opt_set_defaults(sel_table, &cli);
