@@ -351,23 +351,45 @@ int sp_selector_build(const char *src, const struct sp_selector_target *t,
 	return ret;
 }
 
+int sp_selector_store_has(const char *release, const char *name)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 320];
+	struct stat sb;
+
+	if (!sp_name_ok(name) || strchr(release, '/') ||
+	    sp_selector_store_dir(dir, sizeof(dir)))
+		return 0;
+	if (sp_snprintf(path, sizeof(path), "%s/%s/%s.ko", dir, release, name) < 0)
+		return 0;
+	return !lstat(path, &sb) && S_ISREG(sb.st_mode);
+}
+
 int sp_selector_store_load(void)
+{
+	struct utsname u;
+
+	uname(&u);
+	return sp_selector_store_load_release(u.release);
+}
+
+int sp_selector_store_load_release(const char *release)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 320], name[SP_SEL_NAME_MAX];
 	char mod[SP_SEL_NAME_MAX], *ko;
 	enum sp_selector kind;
-	struct utsname u;
 	struct dirent *de;
 	size_t n, kolen;
 	int ret, count = 0;
 	DIR *d;
 
+	if (!*release || strchr(release, '/') || !strcmp(release, "..") ||
+	    !strcmp(release, "."))
+		return -EINVAL;
 	ret = sp_selector_store_dir(dir, sizeof(dir) - 200);
 	if (ret)
 		return ret;
-	uname(&u);
 	strncat(dir, "/", sizeof(dir) - strlen(dir) - 1);
-	strncat(dir, u.release, sizeof(dir) - strlen(dir) - 1);
+	strncat(dir, release, sizeof(dir) - strlen(dir) - 1);
 	d = opendir(dir);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;

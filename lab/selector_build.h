@@ -44,5 +44,10 @@ int sp_selector_build(const char *src, const struct sp_selector_target *t,
  * registers NAME; warns about and skips the others. The number
  * registered, or -errno. */
 int sp_selector_store_load(void);
+/* The same for another kernel's release (run --kernels checks names on
+ * the host for the lab's kernels). */
+int sp_selector_store_load_release(const char *release);
+/* Does the store hold NAME for release? 1 or 0. */
+int sp_selector_store_has(const char *release, const char *name);
 
 #endif

@@ -78,11 +78,14 @@ int sp_render_kernels(FILE *out, enum sp_format fmt,
 	sp_table_col(&t, ">numjobs");
 	sp_table_col(&t, "selector");
 	for (k = 0; k < nk; k++) {
-		snprintf(head, sizeof(head), ">%s shares %%", kernels[k]);
+		snprintf(head, sizeof(head), ">%.*s shares %%",
+			 (int)strcspn(kernels[k], "-"), kernels[k]);
 		sp_table_col(&t, head);
-		snprintf(head, sizeof(head), ">%s slow", kernels[k]);
+		snprintf(head, sizeof(head), ">%.*s slow",
+			 (int)strcspn(kernels[k], "-"), kernels[k]);
 		sp_table_col(&t, head);
-		snprintf(head, sizeof(head), ">%s IOPS", kernels[k]);
+		snprintf(head, sizeof(head), ">%.*s IOPS",
+			 (int)strcspn(kernels[k], "-"), kernels[k]);
 		sp_table_col(&t, head);
 	}
 	for (i = 0; i < n && !ret; i++) {
