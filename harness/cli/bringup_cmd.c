@@ -38,7 +38,7 @@ struct up_cli {
 static const struct sp_opt up_table[] = {
 	{ .name = "selector", .type = SP_OPT_ENUM, .offset = U(selector),
 	  .choices = sel_choices, .def = "topology",
-	  .help = "path selector of the map (st|hst|ql|rr)" },
+	  .help = "path selector of the map (st|hst|ql|rr|ioa or a built one)" },
 	{ .name = "mechanism", .type = SP_OPT_ENUM, .offset = U(mechanism),
 	  .choices = mech_choices, .def = "topology",
 	  .help = "how every path is delayed (backend|netem|both)" },
@@ -122,7 +122,7 @@ static void up_usage(FILE *out)
 	char help[2048];
 
 	sp_opt_help_argv(up_table, help, sizeof(help));
-	fprintf(out, "usage: slowpath up TOPOLOGY [--selector st|hst|ql|rr] "
+	fprintf(out, "usage: slowpath up TOPOLOGY [--selector st|hst|ql|rr|ioa] "
 		"[--mechanism backend|netem|both] [--unit T]\n"
 		"Sets the topology up: a namespace, veth pair and tgtd per "
 		"path, iSCSI sessions,\nand one dm-multipath map. State goes "

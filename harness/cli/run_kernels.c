@@ -243,7 +243,10 @@ int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 		rc = check_selectors(cli->selectors, series[i], t.release);
 		if (rc)
 			return rc;
-		sp_selector_store_load_release(t.release);
+		/* every kernel has every name (just checked): one kernel's
+		 * store tells the matrix parser all of them */
+		if (!i)
+			sp_selector_store_load_release(t.release);
 	}
 	/* the rest of the matrix is checked here, before any boot */
 	if (sp_run_plan_from_cli(cli, &plan, err, sizeof(err))) {

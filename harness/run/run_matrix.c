@@ -115,8 +115,9 @@ static int parse_selectors(const char *text, struct sp_run_plan *plan,
 
 	for (i = 0; !ret && i < plan->n_sel; i++) {
 		if (sp_selector_parse(items[i], &plan->sel[i]))
-			return sp_errf(err, errlen, -EINVAL, "--selectors: '%s' is not "
-				     "st, hst, ql or rr", items[i]);
+			return sp_errf(err, errlen, -EINVAL, "--selectors: '%s' is "
+				     "none of %s (slowpath selector build adds "
+				     "yours)", items[i], sp_selector_list());
 		/* "st,service-time" names one selector twice */
 		for (k = 0; k < i; k++)
 			if (plan->sel[k] == plan->sel[i])
