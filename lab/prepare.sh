@@ -238,8 +238,10 @@ hst_build "$KVER" "$KBUILD" "$TARBALL" "$work" \
 say "built $HST_KO (patched and stock) and $IOA_KO in $(printf '%.1f' "$(echo "$(date +%s.%N) - $hst_start" | bc)") s"
 depmod -b "$ROOT" "$KVER" || die 3 "depmod -b $ROOT $KVER failed"
 # What `slowpath selector build --kernel` builds a user's selector with:
-# this kernel's build tree and drivers/md's private headers.
-echo "$KBUILD" >"$DIR/kbuild"
+# this kernel's build tree (resolved: in the guest /usr/lib/modules/KVER
+# is the lab's module tree, which has no build link) and drivers/md's
+# private headers.
+realpath "$KBUILD" >"$DIR/kbuild"
 mkdir -p "$DIR/dm-headers"
 cp "$work/src"/*.h "$DIR/dm-headers/"
 
