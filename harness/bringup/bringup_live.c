@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 
@@ -45,7 +44,6 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 	size_t i, k;
 
 	map->sel = *sel;
-	map->ncpus = (unsigned int)get_nprocs_conf();
 	for (i = 0; i < map->npaths; i++) {
 		map->paths[i].relative_throughput = 1;
 		map->paths[i].cpumask = 0;
@@ -62,6 +60,28 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 				map->paths[i].relative_throughput =
 					st->paths[k].relative_throughput;
 	}
+}
+
+unsigned int sp_bringup_possible_cpus(const struct sp_sys_ops *ops)
+{
+	char buf[256], *p;
+	unsigned long last;
+
+	/* "0-3", "0", "0-3,8-11": the highest CPU number + 1 is the
+	 * kernel's nr_cpu_ids, which io-affinity's masks are checked
+	 * against */
+	if (ops->read_file(ops->ctx, "/sys/devices/system/cpu/possible", buf,
+			   sizeof(buf)))
+		return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	p = strrchr(buf, ',');
+	p = p ? p + 1 : buf;
+	if (strchr(p, '-'))
+		p = strchr(p, '-') + 1;
+	if (*p < '0' || *p > '9')
+		return 0;
+	last = strtoul(p, NULL, 10);
+	return last < 4096 ? (unsigned int)last + 1 : 0;
 }
 
 int sp_bringup_load_selector(const struct sp_sys_ops *ops,
@@ -160,6 +180,7 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 	if (ret)
 		return ret;
 	sp_bringup_retarget(&map, st, sel);
+	map.ncpus = sp_bringup_possible_cpus(ops);
 	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
 				sizeof(dmerr));
 	if (ret)

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 volatile sig_atomic_t sp_bringup_interrupted;
@@ -408,7 +407,7 @@ static int make_map(struct up *u)
 	map.sel = u->st->sel;
 	map.sectors = sectors;
 	map.npaths = u->st->npaths;
-	map.ncpus = (unsigned int)get_nprocs_conf();
+	map.ncpus = sp_bringup_possible_cpus(u->ops);
 	for (i = 0; i < map.npaths; i++) {
 		map.paths[i].major = u->st->paths[i].major;
 		map.paths[i].minor = u->st->paths[i].minor;
