@@ -2,6 +2,7 @@
 
 #include "common/strbuf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -29,6 +30,78 @@ void sp_dm_map_init(struct sp_dm_map *map, enum sp_selector kind)
 	sp_dm_selector_init(&map->sel, kind);
 	for (i = 0; i < SP_DM_MAX_PATHS; i++)
 		map->paths[i].relative_throughput = 1;
+}
+
+uint64_t sp_dm_ioa_mask(const struct sp_dm_map *map, size_t i)
+{
+	unsigned int ncpus = map->ncpus ? map->ncpus : (unsigned int)map->npaths;
+	uint64_t mask = 0;
+	unsigned int c;
+
+	if (map->paths[i].cpumask)
+		return map->paths[i].cpumask;
+	for (c = 0; c < ncpus && c < 64; c++)
+		if (map->npaths && c % map->npaths == i)
+			mask |= UINT64_C(1) << c;
+	return mask;
+}
+
+int sp_dm_cpulist_parse(const char *text, uint64_t *mask)
+{
+	const char *p = text;
+	unsigned long a, b;
+	char *end;
+
+	*mask = 0;
+	if (!text || !*text)
+		return -EINVAL;
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			b = strtoul(p, &end, 10);
+		}
+		if (a > b || b > 63)
+			return -EINVAL;
+		for (; a <= b; a++)
+			*mask |= UINT64_C(1) << a;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -EINVAL;
+		p = end + 1;
+	}
+}
+
+/* io-affinity maps each CPU to the first path that names it and refuses
+ * a path that gets none (dm-ps-io-affinity.c: "No new/valid CPU mapping
+ * found"); say so before the kernel does, naming the path. */
+static int validate_ioa(const struct sp_dm_map *map, char *err, size_t errlen)
+{
+	uint64_t taken = 0, m, valid;
+	size_t i;
+
+	valid = map->ncpus && map->ncpus < 64 ?
+		(UINT64_C(1) << map->ncpus) - 1 : UINT64_MAX;
+	for (i = 0; i < map->npaths; i++) {
+		m = sp_dm_ioa_mask(map, i);
+		if (!(m & valid & ~taken))
+			return sp_errf(err, errlen, -EINVAL,
+				    "path %zu: io-affinity needs a CPU of its own "
+				    "for every path, and %s (%zu paths, %u CPUs); "
+				    "give the paths cpus= in the topology or boot "
+				    "more CPUs", i + 1,
+				    map->paths[i].cpumask ? "its cpus are all "
+				    "taken or beyond the CPUs" : "none is left",
+				    map->npaths, map->ncpus);
+		taken |= m;
+	}
+	return 0;
 }
 
 static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
@@ -92,7 +165,13 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 					    "device %u:%u", j + 1, i + 1,
 					    p->major, p->minor);
 		}
+		if (info->path_arg != SP_SEL_ARG_CPUMASK && p->cpumask)
+			return sp_errf(err, errlen, -EINVAL,
+				    "path %zu: cpus is an io-affinity argument, "
+				    "not %s's", i + 1, info->kernel_name);
 	}
+	if (info->path_arg == SP_SEL_ARG_CPUMASK)
+		return validate_ioa(map, err, errlen);
 	return 0;
 }
 
@@ -129,6 +208,12 @@ int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 	sp_strbuf_printf(&o, " %zu %u", map->npaths, info->path_args);
 	/* repeat_count is always 1: request-based multipath ignores more */
 	for (i = 0; i < map->npaths; i++) {
+		if (info->path_arg == SP_SEL_ARG_CPUMASK) {
+			/* cpumask_parse()'s format: hex, no 0x */
+			sp_strbuf_printf(&o, " %u:%u %" PRIx64, map->paths[i].major,
+					 map->paths[i].minor, sp_dm_ioa_mask(map, i));
+			continue;
+		}
 		sp_strbuf_printf(&o, " %u:%u 1", map->paths[i].major, map->paths[i].minor);
 		if (info->path_args >= 2)
 			sp_strbuf_printf(&o, " %u", map->paths[i].relative_throughput);
@@ -179,6 +264,30 @@ static int next_uint(struct tokens *t, const char *what, uint64_t max,
 	return 0;
 }
 
+/* The kernel prints a mask as hex in 32-bit groups split by commas
+ * ("%*pb"); slowpath's masks cover CPUs 0..63. */
+static int parse_cpumask(struct tokens *t, struct sp_dm_path *p)
+{
+	const char *tok = NULL;
+	char hex[32];
+	size_t n = 0;
+	char *end;
+	int ret = next_tok(t, "a CPU mask", &tok);
+
+	if (ret)
+		return ret;
+	for (; *tok && n + 1 < sizeof(hex); tok++)
+		if (*tok != ',')
+			hex[n++] = *tok;
+	hex[n] = '\0';
+	errno = 0;
+	p->cpumask = strtoull(hex, &end, 16);
+	if (!n || *tok || *end || errno || !isxdigit((unsigned char)hex[0]))
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "'%s' is not a valid CPU mask", hex);
+	return 0;
+}
+
 static int parse_path(struct tokens *t, struct sp_dm_map *map, size_t i,
 		      uint64_t nargs)
 {
@@ -197,6 +306,10 @@ static int parse_path(struct tokens *t, struct sp_dm_map *map, size_t i,
 	p->major = maj;
 	p->minor = min;
 	p->relative_throughput = 1;
+	p->cpumask = 0;
+	if (nargs >= 1 && map->sel.kind < sp_selector_count() &&
+	    sp_selector_info(map->sel.kind)->path_arg == SP_SEL_ARG_CPUMASK)
+		return parse_cpumask(t, p);
 	if (nargs >= 1 && (ret = next_uint(t, "repeat_count", UINT32_MAX, &v)))
 		return ret;
 	if (nargs >= 2) {
@@ -264,7 +377,7 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 			    "unknown path selector '%s'", name);
 	if ((ret = next_uint(&t, "selector argument count", 2, &n)))
 		return ret;
-	if (n > sp_selectors[map->sel.kind].selector_args)
+	if (n > sp_selector_info(map->sel.kind)->selector_args)
 		return sp_errf(err, errlen, -EINVAL,
 			    "%s takes no selector arguments, got %" PRIu64,
 			    name, n);
@@ -283,7 +396,7 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 	for (i = 0; i < n; i++)
 		if ((ret = parse_path(&t, map, i, nargs)))
 			return ret;
-	if (sp_selectors[map->sel.kind].path_args < 2)
+	if (sp_selector_info(map->sel.kind)->path_args < 2)
 		for (i = 0; i < n; i++)
 			map->paths[i].relative_throughput = 1;
 	if (t.pos != t.n)

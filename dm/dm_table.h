@@ -31,6 +31,9 @@ struct sp_dm_path {
 	unsigned int major, minor;
 	/* service-time only: 0..100, the kernel's default is 1 */
 	unsigned int relative_throughput;
+	/* io-affinity only: the CPUs (bit n = CPU n) whose I/O this path
+	 * takes; 0 spreads the CPUs over the paths (sp_dm_ioa_mask). */
+	uint64_t cpumask;
 };
 
 struct sp_dm_map {
@@ -38,8 +41,19 @@ struct sp_dm_map {
 	struct sp_dm_selector sel;
 	int queue_if_no_path;
 	size_t npaths;
+	/* io-affinity: the machine's possible CPUs (nr_cpu_ids), which the
+	 * default masks spread over the paths; 0 when unknown, taken as
+	 * one CPU per path. */
+	unsigned int ncpus;
 	struct sp_dm_path paths[SP_DM_MAX_PATHS];
 };
+
+/* The CPUs a map's path i takes under io-affinity: its own cpumask, or
+ * by default every CPU c < ncpus with c % npaths == i. */
+uint64_t sp_dm_ioa_mask(const struct sp_dm_map *map, size_t i);
+
+/* "0", "0-3", "1,3,5-6" (CPUs 0..63) -> a mask. 0 or -EINVAL. */
+int sp_dm_cpulist_parse(const char *text, uint64_t *mask);
 
 /* Fills sel with kind and the kernel's defaults. */
 void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind);

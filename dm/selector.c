@@ -1,58 +1,138 @@
 /* The selector table (see selector.h) and its lookups. */
 #include "dm/selector.h"
 
+#include "common/name.h"
+
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* One row per selector: enum, short name, kernel name, kernel module,
- * per-path arguments, selector arguments. Both exported arrays below
- * are generated from these rows so they cannot disagree. */
+ * per-path arguments, selector arguments, what a per-path argument is.
+ * Both exported arrays below are generated from these rows so they
+ * cannot disagree. */
 #define SELECTOR_ROWS(ROW)						\
-	ROW(SP_SEL_ST, "st", "service-time", "dm_service_time", 2, 0)	\
+	ROW(SP_SEL_ST, "st", "service-time", "dm_service_time", 2, 0,	\
+	    SP_SEL_ARG_REPEAT)						\
 	ROW(SP_SEL_HST, "hst", "historical-service-time",		\
-	    "dm_historical_service_time", 1, 2)				\
-	ROW(SP_SEL_QL, "ql", "queue-length", "dm_queue_length", 1, 0)	\
-	ROW(SP_SEL_RR, "rr", "round-robin", "dm_round_robin", 1, 0)
+	    "dm_historical_service_time", 1, 2, SP_SEL_ARG_REPEAT)	\
+	ROW(SP_SEL_QL, "ql", "queue-length", "dm_queue_length", 1, 0,	\
+	    SP_SEL_ARG_REPEAT)						\
+	ROW(SP_SEL_RR, "rr", "round-robin", "dm_round_robin", 1, 0,	\
+	    SP_SEL_ARG_REPEAT)						\
+	ROW(SP_SEL_IOA, "ioa", "io-affinity", "dm_io_affinity", 1, 0,	\
+	    SP_SEL_ARG_CPUMASK)
 
-#define INFO_ROW(kind, sname, kname, mod, pargs, sargs)			\
+#define INFO_ROW(kind, sname, kname, mod, pargs, sargs, parg)		\
 	[kind] = { .short_name = sname, .kernel_name = kname,		\
 		   .module = mod, .path_args = pargs,			\
-		   .selector_args = sargs },
-#define SHORT_ROW(kind, sname, kname, mod, pargs, sargs)		\
+		   .selector_args = sargs, .path_arg = parg },
+#define SHORT_ROW(kind, sname, kname, mod, pargs, sargs, parg)		\
 	[kind] = sp_selectors[kind].short_name,
 
 const struct sp_selector_info sp_selectors[SP_SEL_COUNT] = {
 	SELECTOR_ROWS(INFO_ROW)
 };
 
-const char *const sp_selector_short_names[SP_SEL_COUNT + 1] = {
+const char *sp_selector_short_names[SP_SEL_TABLE_MAX + 1] = {
 	SELECTOR_ROWS(SHORT_ROW)
 	[SP_SEL_COUNT] = NULL,
 };
 
+static struct sp_selector_info registered[SP_SEL_MAX_REGISTERED];
+static unsigned int n_registered;
+
+unsigned int sp_selector_count(void)
+{
+	return SP_SEL_COUNT + n_registered;
+}
+
 const struct sp_selector_info *sp_selector_info(enum sp_selector kind)
 {
-	return (unsigned int)kind < SP_SEL_COUNT ? &sp_selectors[kind] : NULL;
+	unsigned int k = (unsigned int)kind;
+
+	if (k < SP_SEL_COUNT)
+		return &sp_selectors[k];
+	if (k < sp_selector_count())
+		return &registered[k - SP_SEL_COUNT];
+	return NULL;
 }
 
 enum { BY_SHORT = 1, BY_KERNEL = 2 };
 
 static int lookup(const char *name, int by, enum sp_selector *out)
 {
-	int k;
+	const struct sp_selector_info *s;
+	unsigned int k;
 
-	for (k = 0; name && k < SP_SEL_COUNT; k++) {
-		if (((by & BY_SHORT) &&
-		     !strcmp(name, sp_selectors[k].short_name)) ||
-		    ((by & BY_KERNEL) &&
-		     !strcmp(name, sp_selectors[k].kernel_name))) {
-			/* k indexes sp_selectors, which is in enum order */
+	for (k = 0; name && k < sp_selector_count(); k++) {
+		s = sp_selector_info((enum sp_selector)k);
+		if (((by & BY_SHORT) && !strcmp(name, s->short_name)) ||
+		    ((by & BY_KERNEL) && !strcmp(name, s->kernel_name))) {
+			/* k indexes the table, which is in enum order */
 			*out = (enum sp_selector)k;
 			return 0;
 		}
 	}
 	return -EINVAL;
+}
+
+static int module_taken(const char *module)
+{
+	unsigned int k;
+
+	for (k = 0; k < sp_selector_count(); k++)
+		if (!strcmp(sp_selector_info((enum sp_selector)k)->module, module))
+			return 1;
+	return 0;
+}
+
+int sp_selector_register(const char *kernel_name, const char *module,
+			 const char *ko_path, enum sp_selector *out)
+{
+	struct sp_selector_info *s;
+	enum sp_selector k;
+
+	if (!kernel_name || !module || !ko_path || !sp_name_ok(kernel_name) ||
+	    !sp_name_ok(module) || strlen(kernel_name) >= SP_SEL_NAME_MAX ||
+	    strlen(module) >= SP_SEL_NAME_MAX || !*ko_path ||
+	    strlen(ko_path) >= SP_SEL_PATH_MAX)
+		return -EINVAL;
+	if (!lookup(kernel_name, BY_SHORT | BY_KERNEL, &k)) {
+		s = (struct sp_selector_info *)sp_selector_info(k);
+		if (k >= SP_SEL_COUNT && !strcmp(s->kernel_name, kernel_name) &&
+		    !strcmp(s->module, module) && !strcmp(s->ko_path, ko_path)) {
+			*out = k;
+			return 0;
+		}
+		return -EINVAL;
+	}
+	if (module_taken(module))
+		return -EINVAL;
+	if (n_registered >= SP_SEL_MAX_REGISTERED)
+		return -ENOSPC;
+	s = &registered[n_registered];
+	memset(s, 0, sizeof(*s));
+	/* both checked to fit above */
+	memcpy(s->short_name, kernel_name, strlen(kernel_name) + 1);
+	memcpy(s->kernel_name, kernel_name, strlen(kernel_name) + 1);
+	memcpy(s->module, module, strlen(module) + 1);
+	memcpy(s->ko_path, ko_path, strlen(ko_path) + 1);
+	s->path_args = 1;
+	s->selector_args = 0;
+	s->path_arg = SP_SEL_ARG_REPEAT;
+	sp_selector_short_names[SP_SEL_COUNT + n_registered] = s->short_name;
+	*out = (enum sp_selector)(SP_SEL_COUNT + n_registered);
+	n_registered++;
+	sp_selector_short_names[SP_SEL_COUNT + n_registered] = NULL;
+	return 0;
+}
+
+void sp_selector_unregister_all(void)
+{
+	n_registered = 0;
+	sp_selector_short_names[SP_SEL_COUNT] = NULL;
 }
 
 int sp_selector_parse(const char *name, enum sp_selector *out)
@@ -89,4 +169,18 @@ const char *sp_selector_module(enum sp_selector kind)
 	const struct sp_selector_info *s = sp_selector_info(kind);
 
 	return s ? s->module : "?";
+}
+
+const char *sp_selector_list(void)
+{
+	static char buf[SP_SEL_TABLE_MAX * (SP_SEL_SHORT_MAX + 2)];
+	size_t n = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < sp_selector_count(); k++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      k ? ", " : "",
+				      sp_selector_short_name((enum sp_selector)k));
+	return buf;
 }

@@ -1,8 +1,9 @@
 /* The one table of dm-multipath path selectors slowpath knows: the short
  * name topology files and the CLI use, the name the kernel registers,
  * the module that provides it and the arguments its table line takes.
- * Everything that names a selector asks here, so a new selector is one
- * row in dm/selector.c. */
+ * Everything that names a selector asks here, so a new stock selector is
+ * one row in dm/selector.c; a selector the user built (slowpath selector
+ * build) joins the same table at run time through sp_selector_register. */
 #ifndef SP_DM_SELECTOR_H
 #define SP_DM_SELECTOR_H
 
@@ -11,35 +12,69 @@ enum sp_selector {
 	SP_SEL_HST,	/* historical-service-time */
 	SP_SEL_QL,	/* queue-length */
 	SP_SEL_RR,	/* round-robin */
-	SP_SEL_COUNT,
+	SP_SEL_IOA,	/* io-affinity */
+	SP_SEL_COUNT,	/* the stock ones; registered ones follow */
 };
 
+/* Registered selectors take the kinds SP_SEL_COUNT.. in the order they
+ * were registered. */
+#define SP_SEL_MAX_REGISTERED 16
+#define SP_SEL_TABLE_MAX (SP_SEL_COUNT + SP_SEL_MAX_REGISTERED)
+
 /* Arrays, not pointers, so a static initialiser elsewhere (an option's
- * default) can name sp_selectors[k].kernel_name as a constant. */
-#define SP_SEL_SHORT_MAX 8
+ * default) can name sp_selectors[k].kernel_name as a constant. A
+ * registered selector's short name is its kernel name. */
+#define SP_SEL_SHORT_MAX 32
 #define SP_SEL_NAME_MAX 32
+#define SP_SEL_PATH_MAX 256
+
+/* What the per-path arguments of a table line are. */
+enum sp_sel_path_arg {
+	SP_SEL_ARG_REPEAT,	/* repeat_count [relative_throughput] */
+	SP_SEL_ARG_CPUMASK,	/* one hex CPU mask (io-affinity) */
+};
 
 struct sp_selector_info {
 	char short_name[SP_SEL_SHORT_MAX];	/* "st" */
 	char kernel_name[SP_SEL_NAME_MAX];	/* "service-time" */
 	char module[SP_SEL_NAME_MAX];		/* "dm_service_time" */
 	/* Per-path arguments a table line carries: repeat_count, then
-	 * (service-time) relative_throughput. */
+	 * (service-time) relative_throughput; io-affinity's one is a
+	 * CPU mask (path_arg). */
 	unsigned int path_args;
 	/* Selector arguments it accepts before the paths (HST:
 	 * base_weight, threshold_multiplier); 0 for none. */
 	unsigned int selector_args;
+	enum sp_sel_path_arg path_arg;
+	/* Registered selectors: the .ko loaded with insmod (not modprobe,
+	 * it is in no module tree); "" for the stock ones. */
+	char ko_path[SP_SEL_PATH_MAX];
 };
 
-/* Indexed by enum sp_selector. */
+/* The stock selectors, indexed by enum sp_selector. */
 extern const struct sp_selector_info sp_selectors[SP_SEL_COUNT];
-/* The short names in enum order, NULL-terminated: an opttab
- * SP_OPT_ENUM choices list. Map a chosen index back with
- * sp_selector_by_short(), not a cast. */
-extern const char *const sp_selector_short_names[SP_SEL_COUNT + 1];
+/* The short names in enum order, stock then registered,
+ * NULL-terminated: an opttab SP_OPT_ENUM choices list. Map a chosen
+ * index back with sp_selector_by_short(), not a cast. */
+extern const char *sp_selector_short_names[SP_SEL_TABLE_MAX + 1];
+
+/* Stock and registered selectors in the table now. */
+unsigned int sp_selector_count(void);
 
 /* NULL for a kind outside the table. */
 const struct sp_selector_info *sp_selector_info(enum sp_selector kind);
+
+/* Adds a selector whose module (a .ko at ko_path) registers
+ * kernel_name; its table line takes one per-path argument (the repeat
+ * count, as round-robin's) and no selector arguments. kernel_name must
+ * pass sp_name_ok, fit SP_SEL_NAME_MAX, and be no name already in the
+ * table; module likewise. Registering the same name, module and path
+ * again returns the kind it has. 0, -EINVAL (bad or clashing name),
+ * -ENOSPC (table full). */
+int sp_selector_register(const char *kernel_name, const char *module,
+			 const char *ko_path, enum sp_selector *out);
+/* Empties the registered part (tests). */
+void sp_selector_unregister_all(void);
 
 /* Short or kernel name. 0 or -EINVAL. */
 int sp_selector_parse(const char *name, enum sp_selector *out);
@@ -50,5 +85,8 @@ int sp_selector_by_kernel(const char *kernel_name, enum sp_selector *out);
 const char *sp_selector_kernel_name(enum sp_selector kind);
 const char *sp_selector_short_name(enum sp_selector kind);
 const char *sp_selector_module(enum sp_selector kind);
+
+/* "st, hst, ql, rr, ioa" and the registered names, for messages. */
+const char *sp_selector_list(void);
 
 #endif

@@ -44,7 +44,10 @@ static const struct sp_doc_item items_after_selectors[] = {
 
 #define N_BEFORE (sizeof(items_before_selectors) / sizeof(items_before_selectors[0]))
 #define N_AFTER (sizeof(items_after_selectors) / sizeof(items_after_selectors[0]))
-#define N_ITEMS (N_BEFORE + SP_SEL_COUNT + N_AFTER)
+/* The selectors a native run needs; io-affinity, after them, is for
+ * the kernel comparisons only (docs/kernels.md), which the lab builds. */
+#define N_DOC_SELECTORS SP_SEL_IOA
+#define N_ITEMS (N_BEFORE + N_DOC_SELECTORS + N_AFTER)
 
 static void doctor_items(struct sp_doc_item *items)
 {
@@ -54,7 +57,7 @@ static void doctor_items(struct sp_doc_item *items)
 
 	memcpy(items, items_before_selectors, sizeof(items_before_selectors));
 	items += N_BEFORE;
-	for (k = 0; k < SP_SEL_COUNT; k++, items++) {
+	for (k = 0; k < N_DOC_SELECTORS; k++, items++) {
 		*items = selector;
 		items->label = sp_selectors[k].kernel_name;
 		items->what = sp_selectors[k].module;

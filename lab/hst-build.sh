@@ -1,7 +1,8 @@
 #!/bin/bash
-# Builds dm-historical-service-time.ko out of tree for one kernel, from
-# the handful of drivers/md files in Debian's linux-source tarball (Debian
-# ships the selector disabled: # CONFIG_DM_MULTIPATH_HST is not set).
+# Builds dm-historical-service-time.ko (and, for the lab,
+# dm-io-affinity.ko) out of tree for one kernel, from the handful of
+# drivers/md files in Debian's linux-source tarball (Debian ships both
+# selectors disabled: # CONFIG_DM_MULTIPATH_HST/_IOA is not set).
 # Sourced by lab/prepare.sh and lab/hst-module.sh; nothing of the kernel
 # is ever kept in the repository, only extracted under build/.
 #
@@ -13,9 +14,11 @@
 
 # The files dm-ps-historical-service-time.c pulls in: it includes dm.h
 # (which includes dm-stats.h) and dm-path-selector.h (which includes
-# dm-mpath.h); everything else comes from the headers package.
-HST_FILES=(dm-ps-historical-service-time.c dm.h dm-stats.h dm-path-selector.h dm-mpath.h)
+# dm-mpath.h); everything else comes from the headers package. The
+# io-affinity selector needs only dm-path-selector.h and dm.h as well.
+HST_FILES=(dm-ps-historical-service-time.c dm-ps-io-affinity.c dm.h dm-stats.h dm-path-selector.h dm-mpath.h)
 HST_KO=dm-historical-service-time.ko
+IOA_KO=dm-io-affinity.ko
 
 hst_die() {	# hst_die EXIT_CODE MESSAGE
 	echo "${HST_WHO:-hst}: $2" >&2
@@ -33,7 +36,7 @@ hst_source_tarball() {
 # identity because unpacking xz takes ~10 s and the files never change.
 hst_extract() {
 	local tarball=$1 dest=$2 id top f
-	id=$(stat -c '%s %Y' "$tarball")
+	id="$(stat -c '%s %Y' "$tarball") ${HST_FILES[*]}"
 	if [ -f "$dest/.tarball-id" ] && [ "$(cat "$dest/.tarball-id")" = "$id" ]; then
 		return 0
 	fi
@@ -102,36 +105,41 @@ hst_patch_bucket_shift() {
 		{ print }' "$in" >"$out" || hst_die 3 "patching $in into $out failed"
 }
 
-# hst_compile KBUILD_DIR OBJ_DIR: builds the .c/.h already in OBJ_DIR.
+# hst_compile KBUILD_DIR OBJ_DIR [KBUILD_FILE KO]: builds the .c/.h
+# already in OBJ_DIR with lab/Kbuild.hst (or KBUILD_FILE, making KO).
 hst_compile() {
-	local kbuild=$1 obj
-	cp "$HST_LAB_DIR/Kbuild.hst" "$2/Kbuild"
+	local kbuild=$1 obj kfile=${3:-Kbuild.hst} ko=${4:-$HST_KO}
+	cp "$HST_LAB_DIR/$kfile" "$2/Kbuild"
 	# Kbuild wants an absolute M=.
 	obj=$(realpath "$2")
-	make -s -C "$kbuild" M="$obj" modules >"$obj/build.log" 2>&1 || {
+	# No BTF for the module: the headers carry no vmlinux to base it
+	# on, and pahole is not among our dependencies; modules load
+	# without it.
+	make -s -C "$kbuild" M="$obj" CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$obj/build.log" 2>&1 || {
 		tail -n 20 "$obj/build.log" >&2
-		hst_die 3 "building $HST_KO in $obj against $kbuild failed (log: $obj/build.log)"
+		hst_die 3 "building $ko in $obj against $kbuild failed (log: $obj/build.log)"
 	}
 }
 
-# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO [STOCK_KO]: OUT_KO is the
-# patched selector (built in WORK/obj-KVER); STOCK_KO, when given, the
-# untouched source built the same way (WORK/obj-KVER-stock), for
-# comparing the two.
+# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO [STOCK_KO [IOA_KO]]:
+# OUT_KO is the patched selector (built in WORK/obj-KVER); STOCK_KO, when
+# given (non-empty), the untouched source built the same way
+# (WORK/obj-KVER-stock), for comparing the two; IOA_KO, when given, the
+# stock io-affinity selector (WORK/obj-KVER-ioa).
 hst_build() {
-	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 stock_out=${6:-} src
+	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 stock_out=${6:-} ioa_out=${7:-} src
 	src=$work/src
 	hst_extract "$tarball" "$src"
 	hst_check_source "$src"
-	local obj=$work/obj-$kver stock=$work/obj-$kver-stock
-	rm -rf "$obj" "$stock"
+	local obj=$work/obj-$kver stock=$work/obj-$kver-stock ioa=$work/obj-$kver-ioa
+	rm -rf "$obj" "$stock" "$ioa"
 	mkdir -p "$obj"
-	cp "$src"/*.[ch] "$obj"/
+	cp "$src"/*.h "$src/dm-ps-historical-service-time.c" "$obj"/
 	hst_patch_bucket_shift "$src/dm-ps-historical-service-time.c" \
 		"$obj/dm-ps-historical-service-time.c"
 	if [ -n "$stock_out" ]; then
 		mkdir -p "$stock"
-		cp "$src"/*.[ch] "$stock"/
+		cp "$src"/*.h "$src/dm-ps-historical-service-time.c" "$stock"/
 		# the two builds are independent: side by side they take the
 		# wall time of one on a two-core host
 		hst_compile "$kbuild" "$stock" &
@@ -145,4 +153,10 @@ hst_build() {
 	fi
 	mkdir -p "$(dirname "$out")"
 	cp "$obj/$HST_KO" "$out"
+	if [ -n "$ioa_out" ]; then
+		mkdir -p "$ioa" "$(dirname "$ioa_out")"
+		cp "$src"/*.h "$src/dm-ps-io-affinity.c" "$ioa"/
+		hst_compile "$kbuild" "$ioa" Kbuild.ioa "$IOA_KO"
+		cp "$ioa/$IOA_KO" "$ioa_out"
+	fi
 }

@@ -390,3 +390,44 @@ int sp_lab_parse_status(const char *text, int *code)
 	*code = (int)v;
 	return 0;
 }
+
+int sp_lab_series_ok(const char *series)
+{
+	const char *p = series;
+	int dots = 0;
+
+	if (!p || !isdigit((unsigned char)*p) || strlen(p) > 8)
+		return 0;
+	for (; *p; p++) {
+		if (*p == '.') {
+			if (dots++ || !isdigit((unsigned char)p[1]))
+				return 0;
+		} else if (!isdigit((unsigned char)*p)) {
+			return 0;
+		}
+	}
+	return dots == 1;
+}
+
+int sp_lab_current_link(const char *series, char *buf, size_t len)
+{
+	int n;
+
+	if (series && !sp_lab_series_ok(series))
+		return -EINVAL;
+	n = series ? snprintf(buf, len, "current-%s", series)
+		   : snprintf(buf, len, "current");
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int sp_lab_release_in_series(const char *release, const char *series)
+{
+	size_t n;
+
+	if (!release || !sp_lab_series_ok(series))
+		return 0;
+	n = strlen(series);
+	/* "6.1" is no prefix of "6.12.x": the next character must end it */
+	return !strncmp(release, series, n) &&
+	       (release[n] == '.' || release[n] == '-' || release[n] == '\0');
+}

@@ -1,12 +1,14 @@
 LIB_SRCS += lab/lab_vm.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c \
-	    lab/lab_frame.c lab/lab_ctl.c lab/lab_agent.c
+	    lab/lab_frame.c lab/lab_ctl.c lab/lab_agent.c lab/selector_build.c
 UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_hst_info.c \
 	      tests/unit/lab/test_lab_frame.c tests/unit/lab/test_lab_ctl.c
 
-# The lab VM (docs/lab.md). Both scripts are cheap when nothing changed.
+# The lab VM (docs/lab.md, docs/kernels.md). Both scripts are cheap when
+# nothing changed. KERNEL: the kernel series to prepare (6.1, 6.12).
+KERNEL ?= 6.1
 .PHONY: lab hst-module
 lab:
-	BUILD=$(BUILD) bash lab/prepare.sh
+	BUILD=$(BUILD) KERNEL=$(KERNEL) bash lab/prepare.sh
 
 hst-module:
 	BUILD=$(BUILD) bash lab/hst-module.sh

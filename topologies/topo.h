@@ -43,6 +43,7 @@ struct sp_topo_path {
 	enum sp_dist dist;
 	enum sp_mech mech;
 	unsigned int relative_throughput;	/* service-time only */
+	uint64_t cpumask;	/* io-affinity only: cpus = ; 0 default */
 	int has_subnet;
 	uint32_t subnet;	/* host order */
 	int subnet_len;
@@ -82,6 +83,7 @@ struct sp_topo_resolved_path {
 	int prefix_len;
 	char initiator_ip[16], target_ip[16];
 	unsigned int relative_throughput;
+	uint64_t cpumask;	/* io-affinity; 0: spread (dm_table.h) */
 };
 
 /* text is the whole file; file and name are for messages and defaults.

@@ -69,7 +69,7 @@ static const struct sp_opt global_opts[] = {
 struct path_raw {
 	double multiplier;
 	int64_t delay_ns, read_delay_ns, write_delay_ns, relative_throughput;
-	const char *jitter, *subnet;
+	const char *jitter, *subnet, *cpus;
 	int mechanism, distribution;
 };
 
@@ -91,6 +91,7 @@ static const struct sp_opt path_opts[] = {
 	  .max = SP_ST_MAX_RELATIVE_THROUGHPUT,
 	  .offset = P(relative_throughput) },
 	{ .name = "subnet", .type = SP_OPT_STR, .offset = P(subnet) },
+	{ .name = "cpus", .type = SP_OPT_STR, .offset = P(cpus) },
 	SP_OPT_END,
 };
 #undef P
@@ -280,6 +281,10 @@ static int path_key(struct sp_topo_parser *p, struct path_raw *r, const char *ke
 		path->mech = (enum sp_mech)r->mechanism;
 	} else if (!strcmp(key, "relative_throughput")) {
 		path->relative_throughput = (unsigned int)r->relative_throughput;
+	} else if (!strcmp(key, "cpus")) {
+		if (sp_dm_cpulist_parse(value, &path->cpumask))
+			return sp_topo_perr(p, "bad cpus '%s': want CPU numbers "
+				    "0..63 and ranges, e.g. 0 or 0-1,4", value);
 	} else if (!strcmp(key, "subnet")) {
 		if (sp_topo_parse_cidr(value, &path->subnet, &path->subnet_len))
 			return sp_topo_perr(p, "bad subnet '%s': want a.b.c.d/len",

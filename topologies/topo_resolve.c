@@ -115,6 +115,7 @@ int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 		sp_topo_fmt_addr(r->target_addr, r->target_ip,
 				 sizeof(r->target_ip));
 		r->relative_throughput = p->relative_throughput;
+		r->cpumask = p->cpumask;
 	}
 	return 0;
 }
@@ -134,6 +135,9 @@ int sp_topo_dm_map(const struct sp_topo *topo, const unsigned int *majors,
 		map->paths[i].relative_throughput =
 			topo->selector.kind == SP_SEL_ST
 				? topo->paths[i].relative_throughput : 1;
+		if (sp_selector_info(topo->selector.kind)->path_arg ==
+		    SP_SEL_ARG_CPUMASK)
+			map->paths[i].cpumask = topo->paths[i].cpumask;
 	}
 	return 0;
 }

@@ -182,6 +182,16 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 
 /* The same paths under another selector; only ST takes per-path
  * weights (the topology's relative_throughput, from the journal). */
+/* The machine's possible CPUs (nr_cpu_ids) from /sys, for io-affinity's
+ * default masks; 0 when unknown. */
+unsigned int sp_bringup_possible_cpus(const struct sp_sys_ops *ops);
+
+/* Loads kind's module unless /sys/module has it: modprobe for the
+ * stock selectors, insmod of its .ko for a built one. 0 or the runner's
+ * error. */
+int sp_bringup_load_selector(const struct sp_sys_ops *ops,
+			     enum sp_selector kind);
+
 void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 			 const struct sp_dm_selector *sel);
 

@@ -46,6 +46,13 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 	map->sel = *sel;
 	for (i = 0; i < map->npaths; i++) {
 		map->paths[i].relative_throughput = 1;
+		map->paths[i].cpumask = 0;
+		for (k = 0; sp_selector_info(sel->kind) &&
+		     sp_selector_info(sel->kind)->path_arg == SP_SEL_ARG_CPUMASK &&
+		     k < st->npaths; k++)
+			if (st->paths[k].major == map->paths[i].major &&
+			    st->paths[k].minor == map->paths[i].minor)
+				map->paths[i].cpumask = st->paths[k].cpumask;
 		for (k = 0; sel->kind == SP_SEL_ST && k < st->npaths; k++)
 			if (st->paths[k].major == map->paths[i].major &&
 			    st->paths[k].minor == map->paths[i].minor &&
@@ -55,16 +62,53 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 	}
 }
 
+unsigned int sp_bringup_possible_cpus(const struct sp_sys_ops *ops)
+{
+	char buf[256], *p;
+	unsigned long last;
+
+	/* "0-3", "0", "0-3,8-11": the highest CPU number + 1 is the
+	 * kernel's nr_cpu_ids, which io-affinity's masks are checked
+	 * against */
+	if (ops->read_file(ops->ctx, "/sys/devices/system/cpu/possible", buf,
+			   sizeof(buf)))
+		return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	p = strrchr(buf, ',');
+	p = p ? p + 1 : buf;
+	if (strchr(p, '-'))
+		p = strchr(p, '-') + 1;
+	if (*p < '0' || *p > '9')
+		return 0;
+	last = strtoul(p, NULL, 10);
+	return last < 4096 ? (unsigned int)last + 1 : 0;
+}
+
+int sp_bringup_load_selector(const struct sp_sys_ops *ops,
+			     enum sp_selector kind)
+{
+	const struct sp_selector_info *s = sp_selector_info(kind);
+	char path[96];
+
+	if (!s)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/module/%s", s->module);
+	if (ops->exists(ops->ctx, path))
+		return 0;
+	if (!s->ko_path[0])
+		return sp_sys_runv(ops, NULL, 0, "modprobe", "-q", s->module, NULL);
+	/* a built selector is in no module tree: insmod, after the
+	 * dm_multipath it links against */
+	sp_sys_runv(ops, NULL, 0, "modprobe", "-q", "dm_multipath", NULL);
+	return sp_sys_runv(ops, NULL, 0, "insmod", s->ko_path, NULL);
+}
+
 /* dm_<selector module>, loaded once; modprobe only when it is not. */
 static void load_module(const struct sp_sys_ops *ops, enum sp_selector kind)
 {
-	const char *mod = sp_selector_module(kind);
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/module/%s", mod);
-	if (!ops->exists(ops->ctx, path) &&
-	    sp_sys_runv(ops, NULL, 0, "modprobe", "-q", mod, NULL))
-		sp_debug("modprobe %s failed; the reload will tell", mod);
+	if (sp_bringup_load_selector(ops, kind))
+		sp_debug("loading %s failed; the reload will tell",
+			 sp_selector_module(kind));
 }
 
 /* The live table, in process when the ops can (run reloads before
@@ -136,6 +180,7 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 	if (ret)
 		return ret;
 	sp_bringup_retarget(&map, st, sel);
+	map.ncpus = sp_bringup_possible_cpus(ops);
 	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
 				sizeof(dmerr));
 	if (ret)

@@ -188,6 +188,7 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		p->service_ns = r->backend_service_ns;
 		if (p->servers)
 			p->service_ns += o->serial_base_ns * (int64_t)st->scale;
+		p->cpumask = r->cpumask;
 	}
 	return 0;
 }

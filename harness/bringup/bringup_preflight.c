@@ -75,7 +75,12 @@ int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
 	size_t i, n = 4;
 	int ret, all_netem = 1;
 
-	mods[n++] = sp_selector_module(st->sel.kind);
+	if (sp_bringup_load_selector(ops, st->sel.kind))
+		return sp_errf(err, errlen, -ENOENT, "kernel piece missing: the "
+			     "%s selector's module %s is neither loaded nor "
+			     "loadable (in the lab: build/slowpath lab run -- "
+			     "slowpath up ...)", sp_selector_kernel_name(st->sel.kind),
+			     sp_selector_module(st->sel.kind));
 	if (wants_netem(st))
 		mods[n++] = "sch_netem";
 	for (i = 0; i < n; i++)

@@ -407,9 +407,12 @@ static int make_map(struct up *u)
 	map.sel = u->st->sel;
 	map.sectors = sectors;
 	map.npaths = u->st->npaths;
+	map.ncpus = sp_bringup_possible_cpus(u->ops);
 	for (i = 0; i < map.npaths; i++) {
 		map.paths[i].major = u->st->paths[i].major;
 		map.paths[i].minor = u->st->paths[i].minor;
+		if (sp_selector_info(map.sel.kind)->path_arg == SP_SEL_ARG_CPUMASK)
+			map.paths[i].cpumask = u->st->paths[i].cpumask;
 		if (map.sel.kind == SP_SEL_ST &&
 		    u->st->paths[i].relative_throughput)
 			map.paths[i].relative_throughput =

@@ -162,6 +162,13 @@ static int path_kv(struct sp_state_path *p, char *kv)
 			p->relative_throughput = (unsigned int)u;
 		return 0;
 	}
+	if (!strcmp(kv, "cpus")) {
+		char *end;
+
+		errno = 0;
+		p->cpumask = strtoull(v, &end, 16);
+		return !*v || *end || errno ? -1 : 0;
+	}
 	if (to_i64(v, &i) || i < 0)
 		return -1;
 	if (!strcmp(kv, "read"))
@@ -450,12 +457,12 @@ int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len)
 		   "path %u label=%s netns=%s hif=%s tif=%s init=%s/%d "
 		   "target=%s port=%u ctl=%u mech=%s dist=%s rt=%u read=%" PRId64
 		   " write=%" PRId64 " jitter=%" PRId64 " netem=%" PRId64
-		   " netem_jitter=%" PRId64 "%s\n",
+		   " netem_jitter=%" PRId64 " cpus=%" PRIx64 "%s\n",
 		   p->index, p->label, p->netns, p->host_if, p->target_if,
 		   p->initiator_ip, p->prefix_len, p->target_ip, p->portal_port,
 		   p->ctl_port, sp_mech_names[p->mech], sp_dist_names[p->dist],
 		   p->relative_throughput, p->read_ns, p->write_ns, p->jitter_ns,
-		   p->netem_ns, p->netem_jitter_ns, serial);
+		   p->netem_ns, p->netem_jitter_ns, p->cpumask, serial);
 }
 
 int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len)

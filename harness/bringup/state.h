@@ -83,6 +83,7 @@ struct sp_state_path {
 	int64_t service_ns;		/* store's serial stage (servers > 0) */
 	unsigned int servers;		/* 0: none */
 	unsigned int relative_throughput;
+	uint64_t cpumask;	/* io-affinity's cpus = ; 0 spread */
 	unsigned int steps;		/* 1 << enum sp_step, begun */
 	pid_t tgtd_pid;
 	unsigned long long tgtd_start;	/* 0: not journaled (old) */

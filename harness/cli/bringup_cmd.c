@@ -21,7 +21,7 @@
 
 /* "topology" (keep the file's) and then dm/selector.c's short names,
  * filled in by fill_sel_choices() before the table is used. */
-static const char *sel_choices[SP_SEL_COUNT + 2] = { "topology" };
+static const char *sel_choices[SP_SEL_TABLE_MAX + 2] = { "topology" };
 static const char *const mech_choices[] = { "topology", "backend", "netem",
 					    "both", NULL };
 
@@ -39,7 +39,7 @@ struct up_cli {
 static const struct sp_opt up_table[] = {
 	{ .name = "selector", .type = SP_OPT_ENUM, .offset = U(selector),
 	  .choices = sel_choices, .def = "topology",
-	  .help = "path selector of the map (st|hst|ql|rr)" },
+	  .help = "path selector of the map (st|hst|ql|rr|ioa or a built one)" },
 	{ .name = "mechanism", .type = SP_OPT_ENUM, .offset = U(mechanism),
 	  .choices = mech_choices, .def = "topology",
 	  .help = "how every path is delayed (backend|netem|both)" },
@@ -128,7 +128,7 @@ static void up_usage(FILE *out)
 	char help[2048];
 
 	sp_opt_help_argv(up_table, help, sizeof(help));
-	fprintf(out, "usage: slowpath up TOPOLOGY [--selector st|hst|ql|rr] "
+	fprintf(out, "usage: slowpath up TOPOLOGY [--selector st|hst|ql|rr|ioa] "
 		"[--mechanism backend|netem|both] [--unit T]\n"
 		"Sets the topology up: a namespace, veth pair and tgtd per "
 		"path, iSCSI sessions,\nand one dm-multipath map. State goes "
@@ -387,18 +387,25 @@ int cmd_selector(int argc, char **argv)
 	char err[SP_BRINGUP_ERRLEN], help[512];
 	int i, ret, lock;
 
+	if (argc >= 2 && !strcmp(argv[1], "build"))
+		return cmd_selector_build(argc - 1, argv + 1);
 	if (argc < 3 || strcmp(argv[1], "set")) {
 		sp_opt_help_argv(sel_table, help, sizeof(help));
 		fprintf(argc >= 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"usage: slowpath selector set st|hst|ql|rr "
+			"usage: slowpath selector set NAME "
 			"[base_weight=N] [threshold_multiplier=N]\n"
-			"Reloads the map's table with the same paths.\n%s",
-			help);
+			"       slowpath selector build FILE.c [--kernel SERIES]\n"
+			"set: reloads the map's table with the same paths and\n"
+			"the selector NAME (%s).\n"
+			"build: a path selector module from FILE.c, kept for\n"
+			"this kernel or the lab's SERIES (docs/selectors.md).\n%s",
+			sp_selector_list(), help);
 		return argc >= 2 && !strcmp(argv[1], "--help") ? SP_EXIT_OK
 							      : SP_EXIT_USAGE;
 	}
 	if (sp_selector_parse(argv[2], &kind)) {
-		sp_err("selector: '%s' is not st, hst, ql or rr", argv[2]);
+		sp_err("selector: '%s' is none of %s (slowpath selector build "
+		       "adds yours)", argv[2], sp_selector_list());
 		return SP_EXIT_USAGE;
 	}
 	sp_opt_set_defaults(sel_table, &cli);

@@ -24,6 +24,7 @@ int cmd_up(int argc, char **argv);
 int cmd_down(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_selector(int argc, char **argv);
+int cmd_selector_build(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
 
 #endif

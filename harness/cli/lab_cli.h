@@ -21,13 +21,16 @@ struct lab_paths {
 	char qemu[PATH_MAX];
 };
 
-/* The prepared lab ($SLOWPATH_LAB_DIR or next to this binary); prints
- * what is missing. 0 or -ENOENT. */
-int lab_find(struct lab_paths *lp);
+struct sp_lab_vm;
+/* The prepared lab ($SLOWPATH_LAB_DIR or next to this binary) of
+ * vm->kernel_series (NULL: the default); prints what is missing. 0,
+ * -ENOENT, or -EINVAL for a series that is none. */
+int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm);
 int lab_find_program(const char *name, char *out, size_t len);
 
 /* slowpath lab start|stop|status|agent|guest-info */
-int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s);
+int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
+	      const char *kernel_series);
 int lab_stop(void);
 int lab_status(int quiet);
 int lab_agent(void);

@@ -33,6 +33,7 @@ struct lab_opts {
 	int64_t timeout;
 	const char *keep;
 	int quiet;
+	const char *kernel;
 	int help;
 };
 
@@ -53,6 +54,9 @@ static const struct sp_opt lab_opttab[] = {
 	{ .name = "quiet", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct lab_opts, quiet),
 	  .help = "status: print nothing, only the exit status tells" },
+	{ .name = "kernel", .type = SP_OPT_STR,
+	  .offset = offsetof(struct lab_opts, kernel),
+	  .help = "kernel series to boot, as prepared by make lab KERNEL= (6.1, 6.12)" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct lab_opts, help),
 	  .help = "show this help" },
@@ -105,12 +109,34 @@ int lab_find_program(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
+/* A lab prepared before there were several series has only `current`:
+ * it serves --kernel SERIES when its kernel is of that series. */
+static int current_of_series(const struct lab_paths *lp, const char *series,
+			     char *cur, size_t len)
+{
+	char ready[PATH_MAX + 48], kver[128] = "";
+	FILE *f;
+
+	snprintf(ready, sizeof(ready), "%s/current/ready", lp->lab);
+	f = fopen(ready, "re");
+	if (!f)
+		return -ENOENT;
+	if (fscanf(f, "%127s", kver) != 1)
+		kver[0] = '\0';
+	fclose(f);
+	if (!sp_lab_release_in_series(kver, series))
+		return -ENOENT;
+	snprintf(cur, len, "%s/current", lp->lab);
+	return 0;
+}
+
 /* $SLOWPATH_LAB_DIR, else the lab next to this binary ($BUILD/slowpath
- * -> $BUILD/lab), so `make BUILD=...` trees keep their own lab. */
-int lab_find(struct lab_paths *lp)
+ * -> $BUILD/lab), so `make BUILD=...` trees keep their own lab; in it
+ * the one prepared for vm->kernel_series. */
+int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm)
 {
 	const char *env = getenv("SLOWPATH_LAB_DIR");
-	char exe[PATH_MAX], cur[PATH_MAX + 32];
+	char exe[PATH_MAX], cur[PATH_MAX + 48], link[32];
 	const char *need[] = { lp->kernel, lp->initrd, lp->guest_init, lp->root };
 	ssize_t n;
 	size_t i;
@@ -125,9 +151,18 @@ int lab_find(struct lab_paths *lp)
 		*strrchr(exe, '/') = '\0';
 		snprintf(lp->lab, sizeof(lp->lab), "%s/lab", exe);
 	}
-	snprintf(cur, sizeof(cur), "%s/current", lp->lab);
+	if (sp_lab_current_link(vm->kernel_series, link, sizeof(link))) {
+		sp_err("lab: --kernel '%s' is not a kernel series such as 6.1 or 6.12",
+		       vm->kernel_series);
+		return -EINVAL;
+	}
+	snprintf(cur, sizeof(cur), "%s/%s", lp->lab, link);
+	if (access(cur, F_OK) && vm->kernel_series)
+		current_of_series(lp, vm->kernel_series, cur, sizeof(cur));
 	if (!realpath(cur, lp->dir)) {
-		sp_err("lab: no prepared lab at %s; run make lab", cur);
+		sp_err("lab: no prepared lab at %s; run make lab%s%s", cur,
+		       vm->kernel_series ? " KERNEL=" : "",
+		       vm->kernel_series ? vm->kernel_series : "");
 		return -ENOENT;
 	}
 	snprintf(lp->kernel, sizeof(lp->kernel), "%s/vmlinuz", lp->dir);
@@ -239,8 +274,10 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	time_t t = time(NULL);
 	pid_t pid = -1;
 
-	if (lab_find(&lp))
-		return SP_EXIT_ENV;
+	vm.kernel_series = o->kernel;
+	ret = lab_find(&lp, &vm);
+	if (ret)
+		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
 	if (lab_find_program(QEMU, lp.qemu, sizeof(lp.qemu))) {
 		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)", QEMU);
 		return SP_EXIT_ENV;
@@ -269,6 +306,7 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	snprintf(log, sizeof(log), "%s/logs/%s-%d.log", lp.lab, stamp, (int)getpid());
 
 	vm.mode = mode;
+	vm.kernel_series = o->kernel;
 	vm.qemu = lp.qemu;
 	vm.kernel = lp.kernel;
 	vm.initrd = lp.initrd;
@@ -391,7 +429,8 @@ int cmd_lab(int argc, char **argv)
 			return SP_EXIT_USAGE;
 		}
 		if (!strcmp(argv[1], "start"))
-			return lab_start(o.cpus, o.mem, o.timeout ? o.timeout : 900);
+			return lab_start(o.cpus, o.mem, o.timeout ? o.timeout : 900,
+					 o.kernel);
 		return !strcmp(argv[1], "stop") ? lab_stop() : lab_status(o.quiet);
 	}
 	if (mode == SP_LAB_RUN && next >= argc) {

@@ -63,6 +63,16 @@ static int has_arg(int argc, char **argv, const char *arg)
 	return 0;
 }
 
+static int has_prefix_arg(int argc, char **argv, const char *prefix)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
 void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
 {
 	if (info->pid > 0)
@@ -202,6 +212,10 @@ int sp_cli_lab_forward(int argc, char **argv, int *code)
 	if (!f || getenv("SLOWPATH_IN_LAB"))
 		return 0;
 	if (has_arg(argc, argv, "--help") || has_arg(argc, argv, "-h"))
+		return 0;
+	/* run --kernels boots a lab per kernel from here itself */
+	if (!strcmp(f->name, "run") && (has_arg(argc, argv, "--kernels") ||
+					has_prefix_arg(argc, argv, "--kernels=")))
 		return 0;
 	if (f->only_with ? !has_arg(argc, argv, f->only_with) : sp_cli_native_ok())
 		return 0;

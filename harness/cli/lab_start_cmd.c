@@ -201,8 +201,11 @@ static int write_state(const struct sp_lab_run *r, const struct sp_lab_info *inf
 	return ret;
 }
 
-int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s)
+int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
+	      const char *kernel_series)
 {
+	/* only which prepared kernel: spawn_vm fills in the rest */
+	const struct sp_lab_vm which = { .kernel_series = kernel_series };
 	struct sp_lab_run r;
 	struct sp_lab_info info;
 	struct lab_paths lp;
@@ -232,8 +235,9 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s)
 	case SP_LAB_NONE:
 		break;
 	}
-	if (lab_find(&lp))
-		return SP_EXIT_ENV;
+	ret = lab_find(&lp, &which);
+	if (ret)
+		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
 	if (lab_find_program(SP_LAB_QEMU, lp.qemu, sizeof(lp.qemu))) {
 		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)",
 		       SP_LAB_QEMU);

@@ -10,6 +10,7 @@
 #include "dm/selector.h"
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/run_kernels.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
 #include "harness/run/run_exec.h"
@@ -251,6 +252,13 @@ int cmd_run(int argc, char **argv)
 	}
 	if (next < argc) {
 		sp_err("run: unexpected argument '%s' (see --help)", argv[next]);
+		return SP_EXIT_USAGE;
+	}
+	if (cli.kernels)
+		return sp_cli_run_kernels(&cli, argc, argv);
+	if (cli.topology || cli.unit) {
+		sp_err("run: --topology and --unit go with --kernels (otherwise "
+		       "'slowpath up' the topology first)");
 		return SP_EXIT_USAGE;
 	}
 	lab_default_runtime(argc, argv, &cli);

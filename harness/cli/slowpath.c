@@ -2,6 +2,7 @@
 #include "common/log.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/lab_cli.h"
+#include "lab/selector_build.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,9 @@ int main(int argc, char **argv)
 			return SP_EXIT_USAGE;
 		}
 	}
+	/* selectors the user built for this kernel join the table before
+	 * any command names one */
+	sp_selector_store_load();
 	for (cmd = sp_commands; cmd->name; cmd++) {
 		if (strcmp(cmd->name, argv[1]))
 			continue;

@@ -30,7 +30,7 @@ static const struct sp_opt table_opts_table[] = {
 	  .help = "the paths' block devices, MAJ:MIN,MAJ:MIN,... in order" },
 	{ .name = "selector", .type = SP_OPT_STR,
 	  .offset = offsetof(struct table_opts, selector),
-	  .help = "st|hst|ql|rr instead of the topology's" },
+	  .help = "st|hst|ql|rr|ioa instead of the topology's" },
 	{ .name = "size", .type = SP_OPT_SIZE,
 	  .offset = offsetof(struct table_opts, size_bytes),
 	  .help = "map size instead of the topology's" },
@@ -210,8 +210,8 @@ static int table(struct sp_topo *t, const struct table_opts *o)
 		enum sp_selector kind;
 
 		if (sp_selector_parse(o->selector, &kind)) {
-			sp_err("--selector '%s': want st, hst, ql or rr",
-			       o->selector);
+			sp_err("--selector '%s': want one of %s", o->selector,
+			       sp_selector_list());
 			return -EINVAL;
 		}
 		if (kind != t->selector.kind)

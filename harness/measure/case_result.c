@@ -30,9 +30,11 @@ const char *sp_selector_short(const char *selector)
 int sp_case_same_point(const struct sp_case_result *a,
 		       const struct sp_case_result *b)
 {
+	/* run --kernels: a kernel's case compares with its own kernel's */
 	return !strcmp(a->topology, b->topology) && !strcmp(a->rw, b->rw) &&
 	       a->bs == b->bs && a->iodepth == b->iodepth &&
-	       a->numjobs == b->numjobs;
+	       a->numjobs == b->numjobs &&
+	       !strcmp(a->env.kernel, b->env.kernel);
 }
 
 void sp_case_bs_text(uint64_t bytes, char *buf, size_t len)

@@ -36,7 +36,8 @@ struct sp_case_result {
  * st, see dm/selector.c); unknown names as given. */
 const char *sp_selector_short(const char *selector);
 
-/* Same topology, rw, bs, iodepth and numjobs: comparable cases. */
+/* Same topology, rw, bs, iodepth, numjobs and kernel: comparable
+ * cases. */
 int sp_case_same_point(const struct sp_case_result *a,
 		       const struct sp_case_result *b);
 

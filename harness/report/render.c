@@ -1,4 +1,5 @@
 #include "harness/report/render.h"
+#include "harness/report/render_kernels.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -556,6 +557,7 @@ int sp_render_report(FILE *out, enum sp_format fmt,
 		     const char *base, const char *other)
 {
 	struct sp_case_pair *pairs = calloc(n ? n : 1, sizeof(*pairs));
+	const char *kernels[2];
 	size_t i, np;
 	int ret = 0;
 
@@ -581,6 +583,13 @@ int sp_render_report(FILE *out, enum sp_format fmt,
 			if (i)
 				fputc('\n', out);
 			ret = sp_render_compare(out, fmt, &pairs[i]);
+		}
+		/* run --kernels: the same cases on each kernel */
+		if (!ret && sp_case_kernels(cases, n, kernels, 2) > 1) {
+			fprintf(out, fmt == SP_FMT_MD ? "\n## Kernels side by side\n\n"
+				: "\n==== kernels side by side: each path's share "
+				"(%%, * slow), the slow paths' share, IOPS ====\n\n");
+			ret = sp_render_kernels(out, fmt, cases, n);
 		}
 	}
 	free(pairs);

@@ -16,7 +16,8 @@
 #define C(f) offsetof(struct sp_run_cli, f)
 const struct sp_opt sp_run_cli_table[] = {
 	{ .name = "selectors", .type = SP_OPT_STR, .offset = C(selectors),
-	  .def = "st,hst", .help = "comma list of st, hst, ql, rr" },
+	  .def = "st,hst", .help = "comma list of st, hst, ql, rr, ioa and "
+	  "selectors built with 'slowpath selector build'" },
 	{ .name = "rw", .type = SP_OPT_STR, .offset = C(rw),
 	  .def = "read,write,randread,randwrite",
 	  .help = "comma list of fio rw= patterns" },
@@ -42,6 +43,16 @@ const struct sp_opt sp_run_cli_table[] = {
 	  .help = "result directory (default results/<time>-<topology>)" },
 	{ .name = "json", .type = SP_OPT_BOOL, .offset = C(json),
 	  .help = "print the report as JSON instead of text" },
+	{ .name = "kernels", .type = SP_OPT_STR, .offset = C(kernels),
+	  .help = "comma list of lab kernel series (6.1,6.12): one lab boot "
+	  "each, the same cases, reported side by side" },
+	{ .name = "topology", .type = SP_OPT_STR, .offset = C(topology),
+	  .help = "with --kernels: the topology each boot brings up" },
+	{ .name = "unit", .type = SP_OPT_STR, .offset = C(unit),
+	  .help = "with --kernels: up's --unit" },
+	{ .name = "lab-cpus", .type = SP_OPT_INT, .offset = C(lab_cpus),
+	  .def = "2", .min = 1, .max = 64,
+	  .help = "with --kernels: vCPUs of each boot (ioa needs one per path)" },
 	{ .name = "help", .type = SP_OPT_BOOL, .offset = C(help),
 	  .help = "this text" },
 	SP_OPT_END,
@@ -104,8 +115,9 @@ static int parse_selectors(const char *text, struct sp_run_plan *plan,
 
 	for (i = 0; !ret && i < plan->n_sel; i++) {
 		if (sp_selector_parse(items[i], &plan->sel[i]))
-			return sp_errf(err, errlen, -EINVAL, "--selectors: '%s' is not "
-				     "st, hst, ql or rr", items[i]);
+			return sp_errf(err, errlen, -EINVAL, "--selectors: '%s' is "
+				     "none of %s (slowpath selector build adds "
+				     "yours)", items[i], sp_selector_list());
 		/* "st,service-time" names one selector twice */
 		for (k = 0; k < i; k++)
 			if (plan->sel[k] == plan->sel[i])

@@ -26,6 +26,10 @@ struct sp_run_cli {
 	int64_t ios, runtime_s;
 	const char *job, *out;
 	int json, help;
+	/* run --kernels (cli/run_kernels.c): the lab kernels to run the same
+	 * cases on, the topology each boot brings up, its unit, vCPUs */
+	const char *kernels, *topology, *unit;
+	int64_t lab_cpus;
 };
 
 extern const struct sp_opt sp_run_cli_table[];

@@ -236,8 +236,10 @@ static void parse_bad_forms(void **state)
 	parse_bad("0 100 linear 8:0 0", "'linear' is not multipath");
 	parse_bad("0 100 multipath 0 0 2 1 service-time 0 1 2 8:0 1 1",
 		  "2 path groups");
-	parse_bad("0 100 multipath 0 0 1 1 io-affinity 0 1 1 8:0 1",
-		  "'io-affinity'");
+	parse_bad("0 100 multipath 0 0 1 1 latency-random 0 1 1 8:0 1",
+		  "'latency-random'");
+	parse_bad("0 100 multipath 0 0 1 1 io-affinity 0 1 1 8:0 x3",
+		  "'x3' is not a valid CPU mask");
 	parse_bad("0 100 multipath 0 0 1 1 service-time 0 1 2 8:0 1",
 		  "table ends");
 	parse_bad("0 100 multipath 0 0 1 1 service-time 0 1 2 sda 1 1",
@@ -250,6 +252,84 @@ static void parse_bad_forms(void **state)
 	parse_bad("0 100 multipath 0 0 1 1 historical-service-time 1 2000 "
 		  "1 1 8:0 1", "'2000' is not a valid base_weight");
 	parse_bad("0 100 multipath 0 0 1 1 queue-length 0 0 1", "no paths");
+}
+
+/* io-affinity's per-path argument is a hex CPU mask; by default the
+ * machine's CPUs are dealt out to the paths in turn. */
+static void ioa_default_masks_spread_the_cpus(void **state)
+{
+	struct sp_dm_map m;
+
+	(void)state;
+	three_sd(&m, SP_SEL_IOA);
+	m.ncpus = 8;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 io-affinity 0 3 1 "
+		 "8:0 49 8:16 92 8:32 24");
+	m.ncpus = 3;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 io-affinity 0 3 1 "
+		 "8:0 1 8:16 2 8:32 4");
+	/* unknown: one CPU per path */
+	m.ncpus = 0;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 io-affinity 0 3 1 "
+		 "8:0 1 8:16 2 8:32 4");
+}
+
+static void ioa_explicit_masks_and_refusals(void **state)
+{
+	struct sp_dm_map m;
+
+	(void)state;
+	three_sd(&m, SP_SEL_IOA);
+	m.ncpus = 2;
+	/* three paths, two CPUs: the third would get none */
+	build_bad(&m, "path 3: io-affinity needs a CPU of its own");
+	m.paths[0].cpumask = 0x1;
+	m.paths[1].cpumask = 0x2;
+	m.paths[2].cpumask = 0x3;	/* both already taken */
+	build_bad(&m, "path 3: io-affinity needs a CPU of its own");
+	m.ncpus = 4;
+	m.paths[2].cpumask = 0xc;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 io-affinity 0 3 1 "
+		 "8:0 1 8:16 2 8:32 c");
+	/* a mask is io-affinity's argument only */
+	m.sel.kind = SP_SEL_RR;
+	build_bad(&m, "cpus is an io-affinity argument");
+}
+
+static void ioa_table_round_trips(void **state)
+{
+	struct sp_dm_map m;
+	char err[SP_DM_ERRLEN] = "";
+
+	(void)state;
+	assert_int_equal(sp_dm_table_parse("0 100 multipath 0 0 1 1 io-affinity "
+					   "0 2 1 8:0 00000001 8:16 0000000a,00000002",
+					   &m, err, sizeof(err)), 0);
+	assert_int_equal(m.sel.kind, SP_SEL_IOA);
+	assert_int_equal(m.npaths, 2);
+	assert_true(m.paths[0].cpumask == 1);
+	assert_true(m.paths[1].cpumask == UINT64_C(0xa00000002));
+}
+
+static void cpulist_parse(void **state)
+{
+	uint64_t m = 7;
+
+	(void)state;
+	assert_int_equal(sp_dm_cpulist_parse("0", &m), 0);
+	assert_true(m == 1);
+	assert_int_equal(sp_dm_cpulist_parse("1,3", &m), 0);
+	assert_true(m == 0xa);
+	assert_int_equal(sp_dm_cpulist_parse("0-3,8", &m), 0);
+	assert_true(m == 0x10f);
+	assert_int_equal(sp_dm_cpulist_parse("63", &m), 0);
+	assert_true(m == UINT64_C(1) << 63);
+	assert_int_equal(sp_dm_cpulist_parse("", &m), -EINVAL);
+	assert_int_equal(sp_dm_cpulist_parse("64", &m), -EINVAL);
+	assert_int_equal(sp_dm_cpulist_parse("3-1", &m), -EINVAL);
+	assert_int_equal(sp_dm_cpulist_parse("1,", &m), -EINVAL);
+	assert_int_equal(sp_dm_cpulist_parse("0x3", &m), -EINVAL);
+	assert_int_equal(sp_dm_cpulist_parse("-1", &m), -EINVAL);
 }
 
 int main(void)
@@ -266,6 +346,10 @@ int main(void)
 		cmocka_unit_test(parse_round_trips),
 		cmocka_unit_test(parse_dmsetup_hst_output),
 		cmocka_unit_test(parse_bad_forms),
+		cmocka_unit_test(ioa_default_masks_spread_the_cpus),
+		cmocka_unit_test(ioa_explicit_masks_and_refusals),
+		cmocka_unit_test(ioa_table_round_trips),
+		cmocka_unit_test(cpulist_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

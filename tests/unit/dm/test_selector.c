@@ -22,6 +22,7 @@ static void short_and_kernel_names_both_ways(void **state)
 		{ SP_SEL_HST, "hst", "historical-service-time" },
 		{ SP_SEL_QL, "ql", "queue-length" },
 		{ SP_SEL_RR, "rr", "round-robin" },
+		{ SP_SEL_IOA, "ioa", "io-affinity" },
 	};
 	enum sp_selector k;
 	size_t i;
@@ -62,8 +63,8 @@ static void lookups_keep_to_their_column(void **state)
 static void unknown_names(void **state)
 {
 	static const char *const bad[] = {
-		"", "ST", "service_time", "service-time ", "io-affinity",
-		"ioa", "dm_service_time", "s",
+		"", "ST", "service_time", "service-time ", "io_affinity",
+		"IOA", "dm_service_time", "s", "latency-random",
 	};
 	enum sp_selector k = SP_SEL_QL;
 	size_t i;
@@ -92,6 +93,7 @@ static void module_names(void **state)
 			    "dm_historical_service_time");
 	assert_string_equal(sp_selector_module(SP_SEL_QL), "dm_queue_length");
 	assert_string_equal(sp_selector_module(SP_SEL_RR), "dm_round_robin");
+	assert_string_equal(sp_selector_module(SP_SEL_IOA), "dm_io_affinity");
 }
 
 /* Every row's module is dm_ + its kernel name with '_' for '-', the
@@ -143,6 +145,98 @@ static void argument_counts(void **state)
 	assert_int_equal(sp_selectors[SP_SEL_HST].selector_args, 2);
 	assert_int_equal(sp_selectors[SP_SEL_QL].selector_args, 0);
 	assert_int_equal(sp_selectors[SP_SEL_RR].selector_args, 0);
+	assert_int_equal(sp_selectors[SP_SEL_IOA].path_args, 1);
+	assert_int_equal(sp_selectors[SP_SEL_IOA].selector_args, 0);
+	assert_int_equal(sp_selectors[SP_SEL_IOA].path_arg, SP_SEL_ARG_CPUMASK);
+	assert_int_equal(sp_selectors[SP_SEL_RR].path_arg, SP_SEL_ARG_REPEAT);
+	assert_string_equal(sp_selectors[SP_SEL_ST].ko_path, "");
+}
+
+/* A selector the user built joins the table: found by its kernel name
+ * (which is also its short name), listed as an enum choice, and its
+ * table line is round-robin's grammar. */
+static void registered_selector_joins_the_table(void **state)
+{
+	struct sp_dm_map m;
+	enum sp_selector k, k2;
+	char buf[256], err[SP_DM_ERRLEN] = "";
+
+	(void)state;
+	sp_selector_unregister_all();
+	assert_int_equal(sp_selector_count(), SP_SEL_COUNT);
+	assert_int_equal(sp_selector_register("latency-random",
+					      "dm_latency_random",
+					      "/var/lib/x/dm-latency-random.ko",
+					      &k), 0);
+	assert_int_equal(k, SP_SEL_COUNT);
+	assert_int_equal(sp_selector_count(), SP_SEL_COUNT + 1);
+	assert_int_equal(sp_selector_parse("latency-random", &k2), 0);
+	assert_int_equal(k2, k);
+	assert_int_equal(sp_selector_by_kernel("latency-random", &k2), 0);
+	assert_string_equal(sp_selector_short_name(k), "latency-random");
+	assert_string_equal(sp_selector_module(k), "dm_latency_random");
+	assert_string_equal(sp_selector_info(k)->ko_path,
+			    "/var/lib/x/dm-latency-random.ko");
+	assert_string_equal(sp_selector_short_names[SP_SEL_COUNT],
+			    "latency-random");
+	assert_null(sp_selector_short_names[SP_SEL_COUNT + 1]);
+	assert_string_equal(sp_selector_list(),
+			    "st, hst, ql, rr, ioa, latency-random");
+	/* the same again is the same entry */
+	assert_int_equal(sp_selector_register("latency-random",
+					      "dm_latency_random",
+					      "/var/lib/x/dm-latency-random.ko",
+					      &k2), 0);
+	assert_int_equal(k2, k);
+	assert_int_equal(sp_selector_count(), SP_SEL_COUNT + 1);
+
+	sp_dm_map_init(&m, k);
+	m.sectors = 100;
+	m.npaths = 2;
+	m.paths[0].major = 8;
+	m.paths[1].major = 8;
+	m.paths[1].minor = 16;
+	assert_int_equal(sp_dm_table_build(&m, buf, sizeof(buf), err,
+					   sizeof(err)), 0);
+	assert_string_equal(buf, "0 100 multipath 0 0 1 1 latency-random 0 2 1 "
+			    "8:0 1 8:16 1");
+	assert_int_equal(sp_dm_table_parse(buf, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.sel.kind, k);
+	sp_selector_unregister_all();
+	assert_int_equal(sp_selector_parse("latency-random", &k2), -EINVAL);
+	assert_null(sp_selector_info(k));
+}
+
+/* Hostile or clashing names never reach the table. */
+static void register_refuses_bad_names(void **state)
+{
+	static const char *const bad[] = {
+		"", "-x", "a b", "x;rm", "../x", "a/b", "service-time", "st",
+		"io-affinity", "abcdefghijklmnopqrstuvwxyz0123456789",
+	};
+	enum sp_selector k;
+	size_t i;
+	char mod[64];
+
+	(void)state;
+	sp_selector_unregister_all();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(sp_selector_register(bad[i], "dm_x", "/x.ko",
+						      &k), -EINVAL);
+	/* a stock module name, an empty path */
+	assert_int_equal(sp_selector_register("mine", "dm_round_robin", "/x.ko",
+					      &k), -EINVAL);
+	assert_int_equal(sp_selector_register("mine", "dm_mine", "", &k),
+			 -EINVAL);
+	assert_int_equal(sp_selector_count(), SP_SEL_COUNT);
+	/* full */
+	for (i = 0; i < SP_SEL_MAX_REGISTERED; i++) {
+		snprintf(mod, sizeof(mod), "dm_m%zu", i);
+		assert_int_equal(sp_selector_register(mod + 3, mod, "/x.ko", &k), 0);
+	}
+	assert_int_equal(sp_selector_register("one-more", "dm_one_more", "/x.ko",
+					      &k), -ENOSPC);
+	sp_selector_unregister_all();
 }
 
 /* A table names the kernel's selector; the short name is refused. */
@@ -173,6 +267,8 @@ int main(void)
 		cmocka_unit_test(short_names_are_an_enum_choice_list),
 		cmocka_unit_test(argument_counts),
 		cmocka_unit_test(table_parse_wants_the_kernel_name),
+		cmocka_unit_test(registered_selector_joins_the_table),
+		cmocka_unit_test(register_refuses_bad_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,6 +285,35 @@ static void test_parse_status(void **state)
 	assert_int_equal(code, 137);
 }
 
+/* make lab KERNEL= and lab run --kernel take a series, never a path. */
+static void test_kernel_series(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_true(sp_lab_series_ok("6.1"));
+	assert_true(sp_lab_series_ok("6.12"));
+	assert_false(sp_lab_series_ok("6"));
+	assert_false(sp_lab_series_ok("6.1.0"));
+	assert_false(sp_lab_series_ok("6."));
+	assert_false(sp_lab_series_ok("../6.1"));
+	assert_false(sp_lab_series_ok("6.1/x"));
+	assert_false(sp_lab_series_ok(""));
+	assert_false(sp_lab_series_ok(NULL));
+	assert_int_equal(sp_lab_current_link("6.12", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "current-6.12");
+	assert_int_equal(sp_lab_current_link(NULL, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "current");
+	assert_int_equal(sp_lab_current_link("x", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(sp_lab_current_link("6.12", buf, 8), -ENAMETOOLONG);
+	assert_true(sp_lab_release_in_series("6.12.95+deb12-amd64", "6.12"));
+	assert_true(sp_lab_release_in_series("6.1.0-57-amd64", "6.1"));
+	/* 6.1 is no prefix of 6.12 */
+	assert_false(sp_lab_release_in_series("6.12.95+deb12-amd64", "6.1"));
+	assert_false(sp_lab_release_in_series("6.1.0-57-amd64", "6.12"));
+	assert_false(sp_lab_release_in_series(NULL, "6.1"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_shell_rcfile_has_no_exec),
 		cmocka_unit_test(test_config_is_sourceable),
 		cmocka_unit_test(test_parse_status),
+		cmocka_unit_test(test_kernel_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

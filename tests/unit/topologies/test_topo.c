@@ -192,6 +192,29 @@ static void dm_map_from_topology(void **state)
 				  "2 8:0 1 1 8:16 1 50");
 }
 
+/* io-affinity's masks come from each path's cpus = ; a path without
+ * one gets the default spread when the table is built. */
+static void ioa_cpus_from_topology(void **state)
+{
+	const unsigned int majors[] = { 8, 8 }, minors[] = { 0, 16 };
+	struct sp_dm_map map;
+	char line[256], err[SP_DM_ERRLEN];
+
+	(void)state;
+	parse_ok(HEAD "size = 1M\nselector = ioa\n[path]\nmultiplier = 1\n"
+		 "cpus = 0,2-3\n" ONE_PATH);
+	assert_true(topo.paths[0].cpumask == 0xd);
+	assert_true(topo.paths[1].cpumask == 0);
+	assert_int_equal(sp_topo_dm_map(&topo, majors, minors, &map), 0);
+	map.ncpus = 4;
+	assert_int_equal(sp_dm_table_build(&map, line, sizeof(line), err,
+					   sizeof(err)), 0);
+	assert_string_equal(line, "0 2048 multipath 0 0 1 1 io-affinity 0 2 "
+				  "1 8:0 d 8:16 a");
+	parse_bad(HEAD ONE_PATH "cpus = 64\n", "bad cpus '64'");
+	parse_bad(HEAD ONE_PATH "cpus = 0x1\n", "bad cpus '0x1'");
+}
+
 static void bad_forms(void **state)
 {
 	(void)state;
@@ -370,6 +393,7 @@ int main(void)
 		cmocka_unit_test(resolution_applies_unit_and_mechanism),
 		cmocka_unit_test(serial_paths),
 		cmocka_unit_test(dm_map_from_topology),
+		cmocka_unit_test(ioa_cpus_from_topology),
 		cmocka_unit_test(bad_forms),
 		cmocka_unit_test(path_count_limit),
 		cmocka_unit_test(overlap_helper),

@@ -263,6 +263,64 @@ static void selector_switch_in_process(void **state)
 	assert_int_equal(st.sel.kind, SP_SEL_QL);
 }
 
+/* A built selector is in no module tree: its stored .ko is insmod'ed
+ * after dm_multipath; io-affinity's reload carries the paths' masks. */
+static void built_selector_is_insmodded(void **state)
+{
+	struct sp_up_opts o;
+	struct sp_state st;
+	struct sp_dm_selector sel;
+	enum sp_selector k;
+	char err[SP_BRINGUP_ERRLEN] = "";
+	int ret;
+
+	(void)state;
+	opts(&o);
+	ret = sp_bringup_up(&mock_ops, &topo, &o, dir, err, sizeof(err));
+	if (ret)
+		fail_msg("up: %s", err);
+	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
+	sp_selector_unregister_all();
+	assert_int_equal(sp_selector_register("latency-random",
+					      "dm_ps_latency_random",
+					      "/s/6.1/latency-random.ko", &k), 0);
+	M.dm_table_out = "0 4194304 multipath 0 0 1 1 service-time 0 3 2 "
+			 "8:0 1 1 8:16 1 1 8:32 1 1\n";
+	M.ncmds = 0;
+	M.absent_module = "dm_ps_latency_random";
+	sp_dm_selector_init(&sel, k);
+	ret = sp_bringup_selector_set(&mock_ops, &st, &sel, dir, err,
+				      sizeof(err));
+	if (ret)
+		fail_msg("selector: %s", err);
+	assert_int_equal(ran("insmod /s/6.1/latency-random.ko"), 1);
+	assert_true(first("modprobe -q dm_multipath") <
+		    first("insmod /s/6.1/latency-random.ko"));
+	assert_int_equal(ran("modprobe -q dm_ps_latency_random"), 0);
+	assert_int_equal(ran("multipath 0 0 1 1 latency-random 0 3 1 8:0 1 "
+			     "8:16 1 8:32 1"), 1);
+
+	/* io-affinity: the state's masks, defaults for the paths without,
+	 * over the 4 possible CPUs /sys shows */
+	st.paths[0].cpumask = 0x8;
+	M.ncmds = 0;
+	sp_dm_selector_init(&sel, SP_SEL_IOA);
+	ret = sp_bringup_selector_set(&mock_ops, &st, &sel, dir, err,
+				      sizeof(err));
+	if (ret)
+		fail_msg("selector ioa: %s", err);
+	assert_int_equal(ran("io-affinity 0 3 1 8:0 8 8:16 2 8:32 4"), 1);
+	/* path 1 takes CPU 2, which path 3's default needed: refused
+	 * before the kernel would, naming the path */
+	st.paths[0].cpumask = 0x4;
+	M.ncmds = 0;
+	assert_int_equal(sp_bringup_selector_set(&mock_ops, &st, &sel, dir,
+						 err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "path 3: io-affinity needs a CPU of its own"));
+	assert_int_equal(ran("dmsetup reload"), 0);
+	sp_selector_unregister_all();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +330,7 @@ int main(void)
 		T(delay_change_goes_to_the_right_mechanism),
 		T(netem_paths_get_jitter_and_distribution),
 		T(selector_switch_in_process),
+		T(built_selector_is_insmodded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

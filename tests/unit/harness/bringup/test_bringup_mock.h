@@ -42,6 +42,7 @@ struct mock {
 	jmp_buf *die;			/* longjmp here at die_match: SIGKILL */
 	const char *die_match;
 	int map_exists, iscsid_up, have_delay_store;
+	const char *absent_module;	/* /sys/module/<it> is missing */
 	const char *addr_out, *netns_out, *links_out, *dm_info_out;
 	const char *dm_table_out, *dm_status_out, *session_out;
 	int logged_in;
@@ -393,6 +394,10 @@ static int m_read_file(void *ctx, const char *path, char *buf, size_t len)
 	char d, rest[64] = "";
 
 	(void)ctx;
+	if (!strcmp(path, "/sys/devices/system/cpu/possible")) {
+		snprintf(buf, len, "0-3\n");
+		return 0;
+	}
 	if (!strcmp(path, "/proc/net/unix")) {
 		snprintf(buf, len, "Num RefCount Protocol Flags Type St Inode "
 			 "Path\n%s", M.iscsid_up ? "0000: 00000002 00000000 "
@@ -453,6 +458,9 @@ static int m_exists(void *ctx, const char *path)
 	(void)ctx;
 	if (!strcmp(path, "/sys/module/dm_historical_service_time"))
 		return !M.hst_absent;
+	if (M.absent_module && !strncmp(path, "/sys/module/", 12) &&
+	    !strcmp(path + 12, M.absent_module))
+		return 0;
 	if (!strncmp(path, "/sys/module/", 12))
 		return 1;
 	if (!strncmp(path, dir, strlen(dir)))

@@ -48,6 +48,7 @@ static void sample(struct sp_state *st)
 	p->jitter_ns = 5000;
 	p->netem_ns = 250000;
 	p->relative_throughput = 3;
+	p->cpumask = 0xa;	/* io-affinity: CPUs 1 and 3 */
 }
 
 static void journal_of(const struct sp_state *st, char *buf, size_t len)
@@ -88,6 +89,7 @@ static void header_and_path_round_trip(void **state)
 	assert_int_equal(b.paths[0].write_ns, 1000000);
 	assert_int_equal(b.paths[0].netem_ns, 250000);
 	assert_int_equal(b.paths[0].relative_throughput, 3);
+	assert_true(b.paths[0].cpumask == 0xa);
 	assert_int_equal(b.complete, 0);
 	assert_int_equal(b.paths[0].steps, 0);
 	/* no serial stage: the line says nothing of it, as journals did */

@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "harness/measure/case_result.h"
 #include "harness/report/render.h"
+#include "harness/report/render_kernels.h"
 #include "harness/report/render_plot.h"
 
 /* errors and warnings */
@@ -402,6 +403,49 @@ static void compare_shows_the_shift(void **state)
 	free(out);
 }
 
+/* run --kernels: the same point and selector on two kernels is one row
+ * with each kernel's shares; comparisons pair within a kernel only. */
+static void kernels_side_by_side(void **state)
+{
+	static struct sp_case_result c[4];
+	struct sp_case_pair pairs[4];
+	const char *k[4];
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	filled_pair(&c[0], &c[1], 0);
+	filled_pair(&c[2], &c[3], 1);
+	for (i = 0; i < 4; i++)
+		strcpy(c[i].env.kernel, i < 2 ? "6.1.0-57-amd64"
+					     : "6.12.95+deb12-amd64");
+	assert_int_equal(sp_case_kernels(c, 4, k, 4), 2);
+	assert_string_equal(k[1], "6.12.95+deb12-amd64");
+	/* st of 6.1 pairs with hst of 6.1, not of 6.12 */
+	assert_int_equal(sp_pair_cases(c, 4, "service-time",
+				       "historical-service-time", pairs), 2);
+	assert_ptr_equal(pairs[0].b, &c[1]);
+	assert_ptr_equal(pairs[1].b, &c[3]);
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(sp_render_kernels(f, SP_FMT_TEXT, c, 4), 0);
+	fclose(f);
+	squeeze(buf);
+	assert_non_null(strstr(buf, "selector 6.1.0 shares % 6.1.0 slow 6.1.0 IOPS "
+			       "6.12.95+deb12 shares %"));
+	/* two rows, st then hst, each with both kernels */
+	assert_non_null(strstr(buf, "\nthree randread 4k 1 1 st "));
+	assert_non_null(strstr(buf, "\nthree randread 4k 1 1 hst "));
+	assert_null(strstr(strstr(buf, " hst ") + 1, " hst "));
+	free(buf);
+
+	/* one kernel: nothing to put side by side */
+	assert_int_equal(sp_render_kernels(stdout, SP_FMT_TEXT, c, 2), -EINVAL);
+	assert_int_equal(sp_render_kernels(stdout, SP_FMT_JSON, c, 4), -EINVAL);
+}
+
 static void plot_script_names_every_output(void **state)
 {
 	struct sp_case_result c[4];
@@ -485,6 +529,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(fill_takes_deltas_and_fio_total, setup),
+		cmocka_unit_test_setup(kernels_side_by_side, setup),
 		cmocka_unit_test_setup(fill_warns_when_fio_disagrees, setup),
 		cmocka_unit_test_setup(fill_refuses_missing_path, setup),
 		cmocka_unit_test_setup(json_round_trip_is_lossless, setup),

@@ -118,7 +118,7 @@ static void bad_forms(void **state)
 		{ "--selectors", "st,,hst", "empty item" },
 		{ "--selectors", "st,", "empty item" },
 		{ "--selectors", ",st", "empty item" },
-		{ "--selectors", "st,foo", "'foo' is not st, hst, ql or rr" },
+		{ "--selectors", "st,foo", "'foo' is none of st, hst, ql, rr, ioa" },
 		{ "--selectors", "st,st", "'st' twice" },
 		{ "--selectors", "st,service-time", "'st' twice" },
 		{ "--iodepth", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
