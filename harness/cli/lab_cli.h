@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab/lab_vm.h"
+
 #define SP_LAB_QEMU "qemu-system-x86_64"
 
 /* Paths of one prepared lab, all absolute. */
@@ -27,6 +29,11 @@ struct sp_lab_vm;
  * -ENOENT, or -EINVAL for a series that is none. */
 int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm);
 int lab_find_program(const char *name, char *out, size_t len);
+/* The job.sh and config the guest's init reads from xchg: run cmd in
+ * cwd (keep: the host folder the guest writes to, or NULL). */
+int lab_write_guest_job(const struct lab_paths *lp, const char *xchg,
+			enum sp_lab_mode mode, const char *cwd, char **cmd,
+			const char *keep);
 
 /* slowpath lab start|stop|status|agent|guest-info */
 int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,

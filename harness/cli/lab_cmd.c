@@ -237,8 +237,7 @@ static int resolve_keep(const char *dir, char *abs, size_t len)
 static int prepare_xchg(const struct lab_paths *lp, enum sp_lab_mode mode,
 			char **cmd, const char *keep, char *xchg, size_t len)
 {
-	char cwd[PATH_MAX], *job = NULL, *config = NULL;
-	int ret;
+	char cwd[PATH_MAX];
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		return -errno;
@@ -248,6 +247,16 @@ static int prepare_xchg(const struct lab_paths *lp, enum sp_lab_mode mode,
 	snprintf(xchg, len, "%s/run/%d-XXXXXX", lp->lab, (int)getpid());
 	if (!mkdtemp(xchg))
 		return -errno;
+	return lab_write_guest_job(lp, xchg, mode, cwd, cmd, keep);
+}
+
+int lab_write_guest_job(const struct lab_paths *lp, const char *xchg,
+			enum sp_lab_mode mode, const char *cwd, char **cmd,
+			const char *keep)
+{
+	char *job = NULL, *config = NULL;
+	int ret;
+
 	ret = sp_lab_job_script(mode, cwd, cmd, environ,
 				getenv("SLOWPATH_LAB_ENV"), &job);
 	if (!ret)

@@ -66,23 +66,11 @@ static void self_exe(char *buf, size_t len)
 /* The job and config the guest's init reads: run `slowpath lab agent`. */
 static int write_guest_job(const struct lab_paths *lp, const char *xchg)
 {
-	char exe[PATH_MAX], *job = NULL, *config = NULL;
+	char exe[PATH_MAX];
 	char *argv[] = { exe, "lab", "agent", NULL };
-	int ret;
 
 	self_exe(exe, sizeof(exe));
-	ret = sp_lab_job_script(SP_LAB_AGENT, "/", argv, environ,
-				getenv("SLOWPATH_LAB_ENV"), &job);
-	if (!ret)
-		ret = sp_lab_config(SP_LAB_AGENT, lp->root, lp->guest_init, "/",
-				    getenv("TERM"), NULL, &config);
-	if (!ret)
-		ret = sp_lab_write_file(xchg, "job.sh", job);
-	if (!ret)
-		ret = sp_lab_write_file(xchg, "config", config);
-	free(job);
-	free(config);
-	return ret;
+	return lab_write_guest_job(lp, xchg, SP_LAB_AGENT, "/", argv, NULL);
 }
 
 static int probe_signal(void *ctx)
