@@ -75,6 +75,18 @@ int sp_run_fio_argv(const struct sp_run_plan *plan,
 	}
 	/* one entry, exact percentiles, whatever numjobs is */
 	add(&b, "--group_reporting");
+	if (plan->verify) {
+		/* every block checked soon after it is written (backlog)
+		 * and all of them at the end; no state file in our cwd */
+		add(&b, "--verify=crc32c");
+		add(&b, "--do_verify=1");
+		add(&b, "--verify_backlog=%u", SP_RUN_VERIFY_BACKLOG);
+		add(&b, "--verify_fatal=0");
+		add(&b, "--verify_state_save=0");
+	}
+	/* through faults: count every error and go on, not stop at one */
+	if (sp_run_counts_errors(plan))
+		add(&b, "--continue_on_error=all");
 	return b.overflow ? -ENOSPC : 0;
 }
 
@@ -379,6 +391,12 @@ int sp_run_job_compose(const char *text, const char *origin,
 			   (unsigned long long)plan->ios);
 	if (!ret && plan->stop == SP_RUN_STOP_RUNTIME)
 		ret = putf(&cb, "runtime=%u\ntime_based=1\n", plan->runtime_s);
+	if (!ret && plan->verify)
+		ret = putf(&cb, "verify=crc32c\ndo_verify=1\nverify_backlog=%u\n"
+			   "verify_fatal=0\nverify_state_save=0\n",
+			   SP_RUN_VERIFY_BACKLOG);
+	if (!ret && sp_run_counts_errors(plan))
+		ret = putf(&cb, "continue_on_error=all\n");
 	if (!ret)
 		ret = putf(&cb, "; --- %s ---\n", origin);
 	if (!ret)

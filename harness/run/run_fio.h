@@ -8,6 +8,8 @@
 #include "harness/run/run_matrix.h"
 
 #define SP_RUN_ARGV_MAX 24
+/* --verify: fio re-reads a written block after this many more writes */
+#define SP_RUN_VERIFY_BACKLOG 1024
 #define SP_RUN_ARGV_BUF 2048
 
 struct sp_run_argv {

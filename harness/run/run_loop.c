@@ -8,6 +8,7 @@
 #include "harness/measure/shares.h"
 #include "harness/report/render.h"
 #include "harness/run/run_fio.h"
+#include "harness/run/run_watch.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			return -EINVAL;
 		}
 		snprintf(t->path[i], sizeof(t->path[i]), "%s", p->disk);
+		snprintf(t->label[i], sizeof(t->label[i]), "%s", p->label);
 		delay[i] = (double)path_delay(p);
 	}
 	sp_slow_marks(delay, st->npaths, t->slow);
@@ -169,13 +171,18 @@ static void show(struct case_run *r, int64_t case_start)
 	r->hooks->progress(r->hooks->ctx, &r->prog);
 }
 
-/* Waits for fio while refreshing the progress line. 1 ended, 0
- * interrupted (fio stopped), -errno. */
-static int wait_fio(struct case_run *r, int64_t case_start, int *status,
-		    char **out, char **errout)
+/* Waits for fio while the watch samples and breaks paths, refreshing
+ * the progress line. 1 ended, 0 interrupted (fio stopped), -errno (a
+ * fault could not be applied: fio stopped). */
+static int wait_fio(struct case_run *r, struct sp_run_watch *w,
+		    int64_t case_start, int *status, char **out,
+		    char **errout)
 {
-	unsigned int ms = r->hooks && r->hooks->poll_ms ? r->hooks->poll_ms
-							: 500;
+	unsigned int poll = r->hooks && r->hooks->poll_ms ? r->hooks->poll_ms
+							  : 500;
+	int64_t shown = r->ops->now_ns(r->ops->ctx), now;
+	char err[SP_RUN_ERRLEN];
+	unsigned int ms;
 	int ret;
 
 	for (;;) {
@@ -183,11 +190,35 @@ static int wait_fio(struct case_run *r, int64_t case_start, int *status,
 			r->ops->fio_stop(r->ops->ctx);
 			return 0;
 		}
+		ret = sp_run_watch_step(w, poll, &ms, err, sizeof(err));
+		if (ret) {
+			sp_err("case %s: %s", r->label, err);
+			r->ops->fio_stop(r->ops->ctx);
+			return ret;
+		}
 		ret = r->ops->fio_wait(r->ops->ctx, ms, status, out, errout);
 		if (ret)
 			return ret;
-		show(r, case_start);
+		now = r->ops->now_ns(r->ops->ctx);
+		if (now - shown >= (int64_t)poll * SP_NSEC_PER_MSEC) {
+			show(r, case_start);
+			shown = now;
+		}
 	}
+}
+
+/* fio's error counts into the case: with continue_on_error it went on
+ * after each, and verify failures are only in what it said on stderr. */
+static void case_errors(struct sp_case_result *c, const char *errout)
+{
+	c->faults.counted = c->fio.has_total_err;
+	c->faults.fio_errors = c->fio.total_err;
+	c->faults.first_error = c->fio.first_error ? c->fio.first_error
+						   : c->fio.error;
+	c->faults.verify_errors = sp_fio_verify_errors(errout ? errout : "");
+	/* a verify failure fio did not count (it stopped at it) */
+	if (c->faults.verify_errors > c->faults.fio_errors)
+		c->faults.fio_errors = c->faults.verify_errors;
 }
 
 /* One case; 1 when it was interrupted (nothing saved), 0 done. */
@@ -201,10 +232,17 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	char *cpu_before = NULL, *cpu_after = NULL;
 	char *job = NULL, job_path[4096], stem[256], err[SP_RUN_ERRLEN];
 	int64_t t0 = ops->now_ns(ops->ctx), t1;
-	int ret, status = 0;
+	int counts = sp_run_counts_errors(r->plan);
+	struct sp_run_watch w;
+	int ret, rret, status = 0;
 
 	memset(tm, 0, sizeof(*tm));
 	case_init(c, r->plan, r->t, rc);
+	c->faults.recorded = r->plan->timeline || counts;
+	c->faults.verify = r->plan->verify;
+	ret = sp_run_watch_init(&w, r->plan, r->t, ops, &c->faults);
+	if (ret)
+		return ret;
 	sp_run_case_label(rc, r->plan->numjobs, r->label, sizeof(r->label));
 	show(r, t0);
 	/* the run's HST parameters are those `up` was given */
@@ -252,10 +290,19 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		sp_err("cannot start fio: %s", strerror(-ret));
 		goto out;
 	}
-	ret = wait_fio(r, t0, &status, &out, &errout);
+	sp_run_watch_begin(&w);
+	ret = wait_fio(r, &w, t0, &status, &out, &errout);
 	tm->fio_wall_ns = ops->now_ns(ops->ctx) - t1;
+	if (ret > 0)
+		sp_run_watch_end(&w);
+	/* nothing stays broken into the next case, whatever happened */
+	rret = sp_run_watch_restore_all(&w);
 	if (ret <= 0) {
 		ret = ret ? ret : 1;
+		goto out;
+	}
+	if (rret) {
+		ret = rret;
 		goto out;
 	}
 	if (ops->cpustat && ops->cpustat(ops->ctx, &cpu_after))
@@ -263,7 +310,8 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	ret = ops->diskstats(ops->ctx, &after);
 	if (ret)
 		goto out;
-	if (status) {
+	/* counting errors, fio may end non-zero with its JSON all there */
+	if (status && !(counts && out && !sp_case_fill(c, before, after, out))) {
 		log_fio_stderr(errout, status);
 		if (errout && *errout)
 			sp_case_save_raw(r->out_dir, c, "fio.stderr", errout);
@@ -272,7 +320,9 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	}
 	ret = sp_case_fill(c, before, after, out ? out : "");
 	case_env(c, r->t, ops, cpu_before, cpu_after);
-	if (!ret && c->fio.error) {
+	if (!ret && counts)
+		case_errors(c, errout);
+	if (!ret && c->fio.error && !counts) {
 		sp_err("case %s: fio reported error %d (%s)", r->label,
 		       c->fio.error, strerror(c->fio.error));
 		ret = -EIO;
@@ -281,7 +331,10 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		sp_case_save_raw(r->out_dir, c, "fio.json", out ? out : "");
 		goto out;
 	}
-	ret = sp_case_save(r->out_dir, c);
+	sp_case_stem(c, stem, sizeof(stem));
+	ret = sp_run_watch_save(&w, r->out_dir, stem);
+	if (!ret)
+		ret = sp_case_save(r->out_dir, c);
 	if (!ret)
 		ret = sp_case_save_raw(r->out_dir, c, "fio.json", out);
 	if (!ret)
@@ -299,6 +352,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	}
 	tm->wall_ns = ops->now_ns(ops->ctx) - t0;
 out:
+	sp_run_watch_free(&w);
 	free(cpu_before);
 	free(cpu_after);
 	free(before);
@@ -346,6 +400,18 @@ int sp_run_matrix(const struct sp_run_plan *plan,
 			       &sum->timing[sum->done]);
 		if (ret)
 			break;
+		if (sum->cases[sum->done].faults.fio_errors) {
+			const struct sp_case_faults *f =
+				&sum->cases[sum->done].faults;
+
+			sum->with_errors++;
+			sp_warn("case %s: fio saw %llu error%s (first: %s), "
+				"%llu of them verify failures", r.label,
+				(unsigned long long)f->fio_errors,
+				f->fio_errors == 1 ? "" : "s",
+				strerror(f->first_error),
+				(unsigned long long)f->verify_errors);
+		}
 		r.prog.done_ns += sum->timing[sum->done].wall_ns;
 		r.prog.done = ++sum->done;
 		if (hooks && hooks->case_done)
