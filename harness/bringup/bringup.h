@@ -234,6 +234,8 @@ void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
 /* The real dm ops of sp_sys_real (bringup_dm.c, libdevmapper). */
 int sp_sys_dm_table_get(void *ctx, const char *name, char *buf, size_t len);
 int sp_sys_dm_reload(void *ctx, const char *name, const char *table);
+/* The map's live status line, as `dmsetup status` prints it. */
+int sp_sys_dm_status_get(void *ctx, const char *name, char *buf, size_t len);
 
 /* The real /proc and /sys ops of sp_sys_real (bringup_sys_proc.c). */
 int sp_sys_pid_info(void *ctx, pid_t pid, struct sp_pid_info *pi);

@@ -7,6 +7,7 @@
 #include "dm/selector.h"
 #include "harness/measure/shares.h"
 #include "harness/report/render.h"
+#include "harness/report/render_timeline.h"
 #include "harness/run/run_fio.h"
 #include "harness/run/run_watch.h"
 
@@ -531,7 +532,7 @@ int sp_run_save_reports(const char *out_dir,
 		{ "report.csv", SP_FMT_CSV }, { "report.json", SP_FMT_JSON },
 	};
 	char path[4096];
-	size_t i;
+	size_t i, shown;
 	FILE *f;
 	int ret = 0;
 
@@ -546,16 +547,23 @@ int sp_run_save_reports(const char *out_dir,
 		ret = sp_render_report(f, files[i].fmt, cases, n,
 				       sp_selector_kernel_name(SP_SEL_ST),
 				       sp_selector_kernel_name(SP_SEL_HST));
+		if (!ret && files[i].fmt == SP_FMT_TEXT)
+			ret = sp_render_timelines(f, out_dir, cases, n, NULL,
+						  NULL, &shown);
 		if (fclose(f) && !ret)
 			ret = -EIO;
 	}
 	if (ret || !plot_ops || !n)
 		return ret;
 	snprintf(path, sizeof(path), "%s/plots", out_dir);
+	ret = sp_render_timelines(NULL, out_dir, cases, n, path, plot_ops,
+				  &shown);
+	if (ret)
+		return ret;
 	ret = sp_plot_run(path, cases, n, sp_selector_kernel_name(SP_SEL_ST),
 			  sp_selector_kernel_name(SP_SEL_HST), plot_ops);
 	if (ret == -ENODATA) {
-		sp_info("no ST/HST pair among the cases: no plots");
+		sp_info("no ST/HST pair among the cases: no comparison plots");
 		return 0;
 	}
 	return ret;
