@@ -3,6 +3,7 @@
  * tgtd start), journaled BEFORE it is done so `down` and `fault PATH
  * restore` find it even after a crash. See fault.h and docs/faults.md. */
 #include "harness/fault/fault.h"
+#include "harness/bringup/bringup_status.h"
 
 #include "common/log.h"
 #include "common/strbuf.h"
@@ -16,6 +17,9 @@
 
 #define TGTD_GONE_WAIT_MS 5000
 #define TGTD_START_WAIT_S 60
+/* iscsid logs in again within seconds of a path coming back; a minute
+ * covers a TCG guest's slowest */
+#define RUNNING_WAIT_MS 60000
 
 static int record(const char *dir, const char *line, char *err,
 		  size_t errlen)
@@ -261,6 +265,59 @@ static int do_undo(const struct sp_sys_ops *ops, struct sp_state *st,
 	}
 }
 
+/* dm-multipath fails a path and never takes it back by itself:
+ * multipathd's checker would, and the testbed runs none. So once a
+ * path's fault is undone and its SCSI device runs again (iscsid logged
+ * in again), a path the map failed is reinstated here. 0 also when the
+ * map never failed it. */
+static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
+		     const struct sp_state_path *p, char *err, size_t errlen)
+{
+	static char out[8192];
+	static struct sp_status s;
+	char path[128], state[32] = "", dev[32];
+	size_t i, k = (size_t)(p - st->paths);
+	int waited;
+
+	if (!p->has_disk || !st->map_name[0])
+		return 0;
+	snprintf(path, sizeof(path), "/sys/block/%s/device/state", p->disk);
+	for (waited = 0;; waited += 200) {
+		if (!ops->read_file(ops->ctx, path, state, sizeof(state)) &&
+		    !strncmp(state, "running", 7))
+			break;
+		if (waited >= RUNNING_WAIT_MS)
+			return sp_errf(err, errlen, -ETIMEDOUT, "path %s: %s is "
+				       "still '%.*s' %d s after the fault was "
+				       "undone; 'slowpath fault %s restore' "
+				       "again reinstates it once it runs",
+				       p->label, p->disk,
+				       (int)strcspn(state, "\n"), state,
+				       RUNNING_WAIT_MS / 1000, p->label);
+		ops->sleep_ms(ops->ctx, 200);
+	}
+	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "status",
+			st->map_name, NULL))
+		return sp_errf(err, errlen, -EIO, "path %s: dmsetup status %s: "
+			       "%s", p->label, st->map_name, sp_sys_error(ops));
+	memset(&s, 0, sizeof(s));
+	s.st = st;
+	for (i = 0; i < st->npaths; i++)
+		snprintf(s.paths[i].dm_state, sizeof(s.paths[i].dm_state),
+			 "undef");
+	sp_status_parse_dm(&s, out);
+	if (strcmp(s.paths[k].dm_state, "failed"))
+		return 0;
+	snprintf(dev, sizeof(dev), "%u:%u", p->major, p->minor);
+	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "message", st->map_name, "0",
+			"reinstate_path", dev, NULL))
+		return sp_errf(err, errlen, -EIO, "path %s: reinstating %s in %s:"
+			       " %s", p->label, dev, st->map_name,
+			       sp_sys_error(ops));
+	sp_info("path %s: %s reinstated in %s", p->label, dev, st->map_name);
+	return 0;
+}
+
 int sp_fault_apply_in(const struct sp_sys_ops *ops, struct sp_state *st,
 		      const char *dir, const struct sp_fault *f, char *err,
 		      size_t errlen)
@@ -362,7 +419,7 @@ int sp_fault_restore_in(const struct sp_sys_ops *ops, struct sp_state *st,
 		return sp_errf(err, errlen, -ENOENT, "topology %s has no path "
 			       "'%s'", st->topology, path);
 	if (!p->fault_how[0])
-		return 0;
+		return reinstate(ops, st, p, err, errlen);
 	if (recorded_how(p, &how) || how == SP_FAULT_RESTORE)
 		return sp_errf(err, errlen, -EINVAL, "path %s: the journal's "
 			       "fault '%s' is not one slowpath knows", p->label,
@@ -371,7 +428,8 @@ int sp_fault_restore_in(const struct sp_sys_ops *ops, struct sp_state *st,
 	if (ret)
 		return ret;
 	sp_info("path %s: %s undone", p->label, p->fault_how);
-	return record_fault(dir, p, NULL, NULL, err, errlen);
+	ret = record_fault(dir, p, NULL, NULL, err, errlen);
+	return ret ? ret : reinstate(ops, st, p, err, errlen);
 }
 
 int sp_fault_restore(const struct sp_sys_ops *ops, struct sp_state *st,

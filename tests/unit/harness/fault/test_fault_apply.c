@@ -80,9 +80,10 @@ static void hang_on_the_store_holds_then_releases(void **state)
 	assert_int_equal(M.store[2].hold, 0);
 	reload();
 	assert_string_equal(st.paths[1].fault_how, "");
-	/* nothing to undo is fine, and does nothing */
+	/* nothing to undo is fine, and changes nothing */
 	assert_int_equal(restore("b", err, sizeof(err)), 0);
-	assert_int_equal(M.ncmds, 0);
+	assert_int_equal(ran("write "), 0);
+	assert_int_equal(ran("dmsetup message"), 0);
 	assert_int_equal(M.ctl_rejects, 0);
 }
 
@@ -355,6 +356,30 @@ static void restore_all_and_the_compacted_journal(void **state)
 	assert_string_equal(st.paths[2].fault_how, "");
 }
 
+/* No multipathd here: the map's failed path comes back on restore. */
+static void restore_reinstates_a_path_the_map_failed(void **state)
+{
+	char err[512] = "", status[256];
+
+	(void)state;
+	up_equal3();
+	assert_int_equal(apply("path=b how=down", err, sizeof(err)), 0);
+	/* sda sdb sdc: 8:0 8:16 8:32, b failed by dm */
+	snprintf(status, sizeof(status), "0 4194304 multipath 2 0 0 0 1 1 A 0 "
+		 "3 2 8:0 A 0 0 1 8:16 F 1 0 1 8:32 A 0 0 1\n");
+	M.dm_status_out = status;
+	assert_int_equal(restore("b", err, sizeof(err)), 0);
+	assert_true(first("ip link set dev spu3fa2h2 up") <
+		    first("dmsetup message slowpath-equal3 0 reinstate_path "
+			  "8:16"));
+	assert_int_equal(ran("reinstate_path"), 1);
+	/* a path the map still has active is left alone */
+	snprintf(status, sizeof(status), "0 4194304 multipath 2 0 0 0 1 1 A 0 "
+		 "3 2 8:0 A 0 0 1 8:16 A 1 0 1 8:32 A 0 0 1\n");
+	assert_int_equal(restore("b", err, sizeof(err)), 0);
+	assert_int_equal(ran("reinstate_path"), 0);
+}
+
 static void status_shows_faults_and_failover_keys(void **state)
 {
 	static struct sp_status s;
@@ -453,6 +478,7 @@ int main(void)
 		T(a_fault_that_fails_is_undone),
 		T(down_continues_a_stopped_tgtd_first),
 		T(restore_all_and_the_compacted_journal),
+		T(restore_reinstates_a_path_the_map_failed),
 		T(status_shows_faults_and_failover_keys),
 		T(up_applies_the_failover_keys_and_down_undoes_them),
 		T(without_failover_keys_up_is_as_before),
