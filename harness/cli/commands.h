@@ -25,5 +25,6 @@ int cmd_down(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_selector(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
+int cmd_fault(int argc, char **argv);
 
 #endif

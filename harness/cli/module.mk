@@ -6,4 +6,5 @@ CLI_SRCS += harness/cli/slowpath.c harness/cli/commands.c \
 	    harness/cli/report_cmd.c \
 	    harness/cli/bringup_cmd.c harness/cli/run_cmd.c \
 	    harness/cli/topo_cmd.c harness/cli/netem_cmd.c \
-	    harness/cli/lab_cmd.c harness/cli/doctor_cmd.c
+	    harness/cli/lab_cmd.c harness/cli/doctor_cmd.c \
+	    harness/cli/fault_cmd.c
