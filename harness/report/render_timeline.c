@@ -204,7 +204,8 @@ int sp_plot_timeline_script(FILE *out, const struct sp_case_result *c,
 		sp_plot_quote(out, "", title, "");
 		fputs(" noenhanced\nset style data lines\nunset logscale x\n"
 		      "set xtics norotate\nset xlabel 'seconds since fio "
-		      "started'\nset yrange [0:*]\n", out);
+		      "started'\nset yrange [0:*]\n"
+		      "set offsets 0, 0, graph 0.12, 0\n", out);
 		marks(out, &c->faults);
 		panel(out, data, tl, 2, "IOPS");
 		panel(out, data, tl, 2 + tl->n_devs, "I/Os in flight");
@@ -256,6 +257,8 @@ int sp_render_timelines(FILE *out, const char *run_dir,
 			ret = 0;
 		if (ret)
 			break;
+		if (out && !*shown)
+			fputs("==== timelines ====\n\n", out);
 		(*shown)++;
 		if (out) {
 			ret = sp_render_timeline(out, c, have ? &tl : NULL);
