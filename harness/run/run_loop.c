@@ -235,7 +235,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	int64_t t0 = ops->now_ns(ops->ctx), t1;
 	int counts = sp_run_counts_errors(r->plan);
 	struct sp_run_watch w;
-	int ret, rret, status = 0;
+	int ret, rret, status = 0, filled = 0;
 
 	memset(tm, 0, sizeof(*tm));
 	case_init(c, r->plan, r->t, rc);
@@ -312,14 +312,16 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	if (ret)
 		goto out;
 	/* counting errors, fio may end non-zero with its JSON all there */
-	if (status && !(counts && out && !sp_case_fill(c, before, after, out))) {
+	if (status && counts && out)
+		filled = !sp_case_fill(c, before, after, out);
+	if (status && !filled) {
 		log_fio_stderr(errout, status);
 		if (errout && *errout)
 			sp_case_save_raw(r->out_dir, c, "fio.stderr", errout);
 		ret = -EIO;
 		goto out;
 	}
-	ret = sp_case_fill(c, before, after, out ? out : "");
+	ret = filled ? 0 : sp_case_fill(c, before, after, out ? out : "");
 	case_env(c, r->t, ops, cpu_before, cpu_after);
 	if (!ret && counts)
 		case_errors(c, errout);
