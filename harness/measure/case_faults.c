@@ -60,6 +60,8 @@ void sp_case_faults_to_json(const struct sp_case_faults *f,
 
 		e = json_object_new_object();
 		json_object_object_add(e, "t_ms", json_object_new_int64(ev->t_ms));
+		json_object_object_add(e, "took_ms",
+				       json_object_new_int64(ev->took_ms));
 		json_object_object_add(e, "path", json_object_new_string(ev->path));
 		json_object_object_add(e, "dev", json_object_new_string(ev->dev));
 		json_object_object_add(e, "how", json_object_new_string(ev->how));
@@ -129,6 +131,9 @@ static int event_from_json(json_object *e, const char *origin,
 	if (!json_object_is_type(e, json_type_object))
 		return bad(origin, "events", "holds something not an object");
 	ret = get_int(e, origin, "t_ms", 0, INT64_MAX, &ev->t_ms);
+	/* took_ms came later: a file without it took no time */
+	if (!ret && json_object_object_get_ex(e, "took_ms", NULL))
+		ret = get_int(e, origin, "took_ms", 0, INT64_MAX, &ev->took_ms);
 	if (!ret)
 		ret = get_name(e, origin, "path", ev->path, sizeof(ev->path));
 	if (!ret)

@@ -222,9 +222,9 @@ int sp_tl_write_tsv(FILE *out, const struct sp_timeline *tl,
 
 	fputs("t_ms\tdev\tios_done\tin_flight\tsectors\tpath_state\n", out);
 	for (i = 0; i < n_ev; i++)
-		fprintf(out, "# fault\t%" PRId64 "\t%s\t%s\t%s\t%s\n",
-			ev[i].t_ms, ev[i].path, ev[i].dev, ev[i].how,
-			sp_tl_event_kind_name(ev[i].kind));
+		fprintf(out, "# fault\t%" PRId64 "\t%s\t%s\t%s\t%s\t%" PRId64
+			"\n", ev[i].t_ms, ev[i].path, ev[i].dev, ev[i].how,
+			sp_tl_event_kind_name(ev[i].kind), ev[i].took_ms);
 	if (tl->full)
 		fputs("# samples stopped: the timeline is full\n", out);
 	for (i = 0; i < tl->n; i++) {

@@ -52,7 +52,8 @@ enum sp_tl_event_kind {
 
 /* One fault event: what the case JSON records and the plot marks. */
 struct sp_tl_event {
-	int64_t t_ms;		/* since fio started */
+	int64_t t_ms;		/* since fio started, when it was begun */
+	int64_t took_ms;	/* how long applying or restoring took */
 	char path[64];		/* the topology's path label, e.g. p2 */
 	char dev[SP_DS_NAMELEN];	/* its disk, e.g. sdc */
 	char how[16];		/* hang, reset, ... as fault.h names them */
@@ -137,10 +138,11 @@ void sp_tl_stall(const struct sp_timeline *tl, size_t dev, int64_t from_ms,
 		 int64_t to_ms, struct sp_tl_stall *out);
 
 /* What the map did about one fault: from an APPLIED event to the first
- * tick with the path failed in the map's status (-1: never failed),
- * from its RESTORED event to the first tick with it active again (-1:
- * never restored or never back), and the longest stall on the map from
- * the fault until the next fault is applied (or the end). */
+ * tick with the path failed in the map's status before the fault was
+ * undone (the end of its RESTORED event; -1: not failed by then), from
+ * its RESTORED event to the first tick with it active again (-1: never
+ * failed, never restored or never back), and the longest stall on the
+ * map from the fault until the next fault is applied (or the end). */
 struct sp_tl_fault_metrics {
 	const struct sp_tl_event *applied, *restored;	/* restored may be NULL */
 	int64_t failover_ms, reinstate_ms;

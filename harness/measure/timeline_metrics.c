@@ -123,19 +123,22 @@ void sp_tl_stall(const struct sp_timeline *tl, size_t dev, int64_t from_ms,
 	}
 }
 
-/* The first tick at or after t_ms where dev's state is want: its time
- * less t_ms, or -1. */
+/* The first tick in [t_ms, until_ms] (until_ms < 0: to the end) where
+ * dev's state is want: its time less t_ms, or -1. */
 static int64_t first_state(const struct sp_timeline *tl, int dev,
-			   int64_t t_ms, char want)
+			   int64_t t_ms, int64_t until_ms, char want)
 {
 	size_t i;
 
 	if (dev < 0)
 		return -1;
-	for (i = 0; i < tl->n; i++)
+	for (i = 0; i < tl->n; i++) {
+		if (until_ms >= 0 && tl->s[i].t_ms > until_ms)
+			break;
 		if (tl->s[i].dev == (uint32_t)dev && tl->s[i].t_ms >= t_ms &&
 		    tl->s[i].state == want)
 			return tl->s[i].t_ms - t_ms;
+	}
 	return -1;
 }
 
@@ -164,9 +167,22 @@ void sp_tl_fault_metrics(const struct sp_timeline *tl,
 				until = ev[j].t_ms;
 		}
 		dev = sp_tl_dev_index(tl, ev[i].dev);
-		m->failover_ms = first_state(tl, dev, ev[i].t_ms, SP_TL_FAILED);
-		m->reinstate_ms = m->restored ?
-			first_state(tl, dev, m->restored->t_ms, SP_TL_ACTIVE) : -1;
+		/* a failure after the fault was undone is not its doing */
+		m->failover_ms = first_state(tl, dev, ev[i].t_ms, m->restored ?
+					     m->restored->t_ms +
+					     m->restored->took_ms : -1,
+					     SP_TL_FAILED);
+		m->reinstate_ms = -1;
+		if (m->restored && m->failover_ms >= 0) {
+			/* active again after it was failed, not before */
+			int64_t from = ev[i].t_ms + m->failover_ms, back;
+
+			if (from < m->restored->t_ms)
+				from = m->restored->t_ms;
+			back = first_state(tl, dev, from, -1, SP_TL_ACTIVE);
+			if (back >= 0)
+				m->reinstate_ms = from + back - m->restored->t_ms;
+		}
 		if (tl->n_devs)
 			sp_tl_stall(tl, tl->n_devs - 1, ev[i].t_ms, until,
 				    &m->stall);

@@ -107,22 +107,31 @@ static const char *dev_of(const struct sp_run_target *t, const char *label)
 	return "";
 }
 
+/* An event at t0 (when the action began: in the lab a restore that
+ * restarts a tgtd takes seconds, and the fault was on all along). */
 static void record(struct sp_run_watch *w, const struct sp_fault *f,
-		   enum sp_tl_event_kind kind)
+		   enum sp_tl_event_kind kind, int64_t t0)
 {
-	int64_t t = since_start_ms(w, w->ops->now_ns(w->ops->ctx));
+	int64_t t = since_start_ms(w, t0);
+	int64_t took = (w->ops->now_ns(w->ops->ctx) - t0) / SP_NSEC_PER_MSEC;
 
 	if (sp_case_faults_add(w->rec, t < 0 ? 0 : t, f->path,
 			       dev_of(w->t, f->path), sp_fault_how_name(f->how),
-			       kind))
+			       kind)) {
 		sp_warn("more than %d fault events in a case: the rest are "
 			"not recorded", SP_TL_MAX_EVENTS);
+		return;
+	}
+	w->rec->ev[w->rec->n_events - 1].took_ms = took;
+	sp_debug("fault %s %s %s: %lld ms", f->path, sp_fault_how_name(f->how),
+		 sp_tl_event_kind_name(kind), (long long)took);
 }
 
 static int act(struct sp_run_watch *w, const struct sp_fault *f,
 	       enum sp_run_fault_act a, char *err, size_t errlen)
 {
 	const struct sp_run_ops *ops = w->ops;
+	int64_t t0 = ops->now_ns(ops->ctx);
 	int ret;
 
 	err[0] = '\0';
@@ -130,7 +139,7 @@ static int act(struct sp_run_watch *w, const struct sp_fault *f,
 	case SP_RF_APPLY:
 		ret = ops->fault_apply ? ops->fault_apply(ops->ctx, f, err,
 							  errlen) : -ENOSYS;
-		record(w, f, ret ? SP_TL_EV_FAILED : SP_TL_EV_APPLIED);
+		record(w, f, ret ? SP_TL_EV_FAILED : SP_TL_EV_APPLIED, t0);
 		if (!ret)
 			sp_info("fault: %s %s", f->path, sp_fault_how_name(f->how));
 		return ret;
@@ -139,13 +148,13 @@ static int act(struct sp_run_watch *w, const struct sp_fault *f,
 		ret = ops->fault_flap ? ops->fault_flap(ops->ctx, f,
 			a == SP_RF_FLAP_DOWN, err, errlen) : -ENOSYS;
 		if (ret)
-			record(w, f, SP_TL_EV_FAILED);
+			record(w, f, SP_TL_EV_FAILED, t0);
 		return ret;
 	case SP_RF_RESTORE:
 		ret = ops->fault_restore ? ops->fault_restore(ops->ctx, f->path,
 							      err, errlen)
 					 : -ENOSYS;
-		record(w, f, ret ? SP_TL_EV_FAILED : SP_TL_EV_RESTORED);
+		record(w, f, ret ? SP_TL_EV_FAILED : SP_TL_EV_RESTORED, t0);
 		if (!ret)
 			sp_info("fault: %s restored", f->path);
 		return ret;

@@ -127,8 +127,8 @@ static const struct row healthy_then_stall[] = {
 };
 
 static const struct sp_tl_event hang_events[] = {
-	{ 250, "p2", "sdc", "hang", SP_TL_EV_APPLIED },
-	{ 750, "p2", "sdc", "hang", SP_TL_EV_RESTORED },
+	{ 250, 0, "p2", "sdc", "hang", SP_TL_EV_APPLIED },
+	{ 750, 0, "p2", "sdc", "hang", SP_TL_EV_RESTORED },
 };
 
 static void intervals_and_stall(void **state)
@@ -205,6 +205,19 @@ static void failover_and_reinstate(void **state)
 	assert_int_equal(m[0].failover_ms, -1);
 	assert_int_equal(m[0].reinstate_ms, -1);
 
+	/* undone at 300, before the map failed the path at 500: the
+	 * failure is not this fault's, and there is nothing to reinstate;
+	 * one that took until 600 to undo did fail it */
+	memcpy(ev, hang_events, sizeof(hang_events));
+	ev[1].t_ms = 300;
+	sp_tl_fault_metrics(&tl, ev, 2, m, 4, &n);
+	assert_int_equal(m[0].failover_ms, -1);
+	assert_int_equal(m[0].reinstate_ms, -1);
+	ev[1].took_ms = 300;
+	sp_tl_fault_metrics(&tl, ev, 2, m, 4, &n);
+	assert_int_equal(m[0].failover_ms, 250);
+	assert_int_equal(m[0].reinstate_ms, 600);	/* 300 to A at 900 */
+
 	/* two faults: the first one's stall window ends at the second */
 	memcpy(ev, hang_events, sizeof(hang_events));
 	ev[2] = hang_events[0];
@@ -240,7 +253,7 @@ static void tsv_round_trip(void **state)
 	fclose(f);
 	assert_non_null(strstr(text, "t_ms\tdev\tios_done\tin_flight\tsectors\t"
 			       "path_state\n"));
-	assert_non_null(strstr(text, "# fault\t250\tp2\tsdc\thang\tapplied\n"));
+	assert_non_null(strstr(text, "# fault\t250\tp2\tsdc\thang\tapplied\t0\n"));
 	assert_non_null(strstr(text, "100\tsdc\t10\t4\t80\tA\n"));
 	assert_int_equal(sp_tl_parse_tsv(text, "x.tsv", &back), 0);
 	assert_int_equal(back.n_devs, 3);

@@ -465,7 +465,7 @@ static void faults_timed_and_recorded(void **state)
 	/* the timeline next to the case JSON: 10 Hz over 5 s */
 	text = read_case_file(dir, "t-randread-4k-qd1-st.timeline.tsv");
 	assert_non_null(text);
-	assert_non_null(strstr(text, "# fault\t1000\tp2\tsdb\thang\tapplied\n"));
+	assert_non_null(strstr(text, "# fault\t1000\tp2\tsdb\thang\tapplied\t0\n"));
 	assert_int_equal(sp_tl_parse_tsv(text, "tsv", &tl), 0);
 	free(text);
 	assert_int_equal(tl.n_devs, 3);
