@@ -85,8 +85,10 @@ int sp_run_fio_argv(const struct sp_run_plan *plan,
 		add(&b, "--verify_state_save=0");
 	}
 	/* through faults: count every error and go on, not stop at one */
-	if (sp_run_counts_errors(plan))
+	if (sp_run_counts_errors(plan)) {
 		add(&b, "--continue_on_error=all");
+		add(&b, "--ignore_error=%s", sp_run_ignore_errors());
+	}
 	return b.overflow ? -ENOSPC : 0;
 }
 
@@ -157,6 +159,30 @@ static const char *const allowed[] = {
 
 /* The engines the harness knows how to read: no exec, external or
  * network engine, which would run or reach something else. */
+/* fio goes on after only a few errnos (EIO, EILSEQ, ...); a path fault
+ * fails I/O with whatever the block layer maps its status to: medium
+ * ENODATA, transport ENOLINK, target EREMOTEIO, nexus EBADE, timeout
+ * ETIMEDOUT, offline ENODEV ... (blk_status_to_errno). All of them are
+ * what the run counts, for reads and writes; verify adds EILSEQ. */
+const char *sp_run_ignore_errors(void)
+{
+	static char list[256];
+	static const int io[] = {
+		EIO, ENODATA, ENOLINK, EREMOTEIO, EBADE, ETIMEDOUT, ENOSPC,
+		EILSEQ, ENODEV, EAGAIN, EBUSY, ENOMEM, ETIME, EOPNOTSUPP,
+	};
+	size_t i, k, n = 0;
+
+	if (list[0])
+		return list;
+	/* READ,WRITE,VERIFY lists, each errno:errno:... */
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d",
+					      i ? ":" : k ? "," : "", io[i]);
+	return list;
+}
+
 static const char *const allowed_engines[] = {
 	"libaio", "io_uring", "psync", "sync", NULL,
 };
@@ -396,7 +422,8 @@ int sp_run_job_compose(const char *text, const char *origin,
 			   "verify_fatal=0\nverify_state_save=0\n",
 			   SP_RUN_VERIFY_BACKLOG);
 	if (!ret && sp_run_counts_errors(plan))
-		ret = putf(&cb, "continue_on_error=all\n");
+		ret = putf(&cb, "continue_on_error=all\nignore_error=%s\n",
+			   sp_run_ignore_errors());
 	if (!ret)
 		ret = putf(&cb, "; --- %s ---\n", origin);
 	if (!ret)

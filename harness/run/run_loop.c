@@ -217,7 +217,9 @@ static void case_errors(struct sp_case_result *c, const char *errout)
 	c->faults.first_error = c->fio.first_error ? c->fio.first_error
 						   : c->fio.error;
 	c->faults.verify_errors = sp_fio_verify_errors(errout ? errout : "");
-	/* a verify failure fio did not count (it stopped at it) */
+	/* an error fio did not count: it stopped at it */
+	if (c->fio.error && !c->faults.fio_errors)
+		c->faults.fio_errors = 1;
 	if (c->faults.verify_errors > c->faults.fio_errors)
 		c->faults.fio_errors = c->faults.verify_errors;
 }

@@ -631,6 +631,8 @@ static void verify_errors_recorded(void **state)
 	assert_non_null(strstr(m.argv, "--verify_backlog=1024 "));
 	assert_non_null(strstr(m.argv, "--verify_state_save=0 "));
 	assert_non_null(strstr(m.argv, "--continue_on_error=all "));
+	/* a medium error (ENODATA) is counted, not the end of fio */
+	assert_non_null(strstr(m.argv, "--ignore_error=5:61:"));
 	assert_int_equal(s.done, 1);
 	assert_int_equal(s.with_errors, 1);
 	assert_true(s.cases[0].faults.verify);
@@ -642,6 +644,43 @@ static void verify_errors_recorded(void **state)
 	sp_run_summary_free(&s);
 	free(m.fio_json);
 	free(err);
+	rmtree(dir);
+}
+
+/* an errno fio does not go on after: it stopped at it, one error */
+static void uncounted_error_is_one(void **state)
+{
+	const char *src = getenv("SRCDIR");
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir(), path[1024];
+
+	(void)state;
+	mock_init(&m, 500);
+	free(m.fio_json);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/fio/"
+		 "error-readonly-missing.json", src ? src : ".");
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &m.fio_json,
+				      NULL), 0);
+	m.fio_status = 1;
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	p.n_sel = 1;
+	p.n_faults = 1;
+	p.faults[0] = fault("p1", SP_FAULT_ERROR, 100, 0);
+	sp_log_set_hook(quiet, NULL);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	sp_log_set_hook(NULL, NULL);
+	assert_int_equal(s.with_errors, 1);
+	assert_false(s.cases[0].faults.counted);
+	assert_int_equal(s.cases[0].faults.fio_errors, 1);
+	assert_int_equal(s.cases[0].faults.first_error, 2);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
 	rmtree(dir);
 }
 
@@ -689,6 +728,7 @@ int main(void)
 		cmocka_unit_test(flap_ticks),
 		cmocka_unit_test(ctrl_c_and_errors_restore),
 		cmocka_unit_test(verify_errors_recorded),
+		cmocka_unit_test(uncounted_error_is_one),
 		cmocka_unit_test(verify_needs_writes),
 	};
 
