@@ -6,7 +6,8 @@ LIB_SRCS += harness/run/run_matrix.c harness/run/run_fio.c \
 UNIT_TESTS += tests/unit/harness/run/test_run_matrix.c \
 	      tests/unit/harness/run/test_run_fio.c \
 	      tests/unit/harness/run/test_run_loop.c \
-	      tests/unit/harness/run/test_run_watch.c
+	      tests/unit/harness/run/test_run_watch.c \
+	      tests/unit/harness/run/test_run_faults.c
 # make bench-harness [BENCH_RUNTIME=S]: run's own time per case beyond fio
 .PHONY: bench-harness
 bench-harness: $(BUILD)/bench/run_bench

@@ -15,14 +15,6 @@
 #include "common/log.h"
 #include "harness/run/run_loop.h"
 
-/* The loop names fault events with harness/fault's sp_fault_how_name;
- * these cases have no faults. Weak: where the library's fault.o is
- * linked in anyway, its definition wins. */
-__attribute__((weak)) const char *sp_fault_how_name(enum sp_fault_how how)
-{
-	return how == SP_FAULT_HANG ? "hang" : "other";
-}
-
 /* A scripted system: diskstats whose counters grow by 2048 reads per
  * path per snapshot, fio answering with a real fio 3.33 JSON, and
  * events the test can trigger at the Nth fio or reload. */
