@@ -315,6 +315,13 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 			       " %s", p->label, dev, st->map_name,
 			       sp_sys_error(ops));
 	sp_info("path %s: %s reinstated in %s", p->label, dev, st->map_name);
+	/* no_path_retry N's timeout turns queueing off for good once it
+	 * fires; multipathd turns it back on when a path returns */
+	if (sp_initiator_queues(&st->init) &&
+	    sp_sys_runv(ops, NULL, 0, "dmsetup", "message", st->map_name, "0",
+			"queue_if_no_path", NULL))
+		sp_warn("%s: queue_if_no_path not turned back on: %s",
+			st->map_name, sp_sys_error(ops));
 	return 0;
 }
 
