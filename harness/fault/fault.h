@@ -64,7 +64,8 @@ int sp_fault_flap_tick(const struct sp_sys_ops *ops, struct sp_state *st,
 /* Undoes any fault on path; a path with none is fine (idempotent).
  * Then, as multipathd's checker would (the testbed runs none), waits
  * until the path's SCSI device runs again and reinstates it in the map
- * when the map had failed it (also for a path with no fault left). */
+ * when the map had failed it (for a path with no fault: only when its
+ * device runs already, else 0 and nothing done). */
 int sp_fault_restore(const struct sp_sys_ops *ops, struct sp_state *st,
 		     const char *path, char *err, size_t errlen);
 

@@ -271,7 +271,8 @@ static int do_undo(const struct sp_sys_ops *ops, struct sp_state *st,
  * in again), a path the map failed is reinstated here. 0 also when the
  * map never failed it. */
 static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
-		     const struct sp_state_path *p, char *err, size_t errlen)
+		     const struct sp_state_path *p, int wait_ms, char *err,
+		     size_t errlen)
 {
 	static char out[8192];
 	static struct sp_status s;
@@ -286,14 +287,16 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 		if (!ops->read_file(ops->ctx, path, state, sizeof(state)) &&
 		    !strncmp(state, "running", 7))
 			break;
-		if (waited >= RUNNING_WAIT_MS)
+		if (!wait_ms)
+			return 0;	/* nothing of ours to wait for */
+		if (waited >= wait_ms)
 			return sp_errf(err, errlen, -ETIMEDOUT, "path %s: %s is "
 				       "still '%.*s' %d s after the fault was "
 				       "undone; 'slowpath fault %s restore' "
 				       "again reinstates it once it runs",
 				       p->label, p->disk,
 				       (int)strcspn(state, "\n"), state,
-				       RUNNING_WAIT_MS / 1000, p->label);
+				       wait_ms / 1000, p->label);
 		ops->sleep_ms(ops->ctx, 200);
 	}
 	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "status",
@@ -315,6 +318,13 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 			       " %s", p->label, dev, st->map_name,
 			       sp_sys_error(ops));
 	sp_info("path %s: %s reinstated in %s", p->label, dev, st->map_name);
+	/* no_path_retry N's timeout turns queueing off for good once it
+	 * fires; multipathd turns it back on when a path returns */
+	if (sp_initiator_queues(&st->init) &&
+	    sp_sys_runv(ops, NULL, 0, "dmsetup", "message", st->map_name, "0",
+			"queue_if_no_path", NULL))
+		sp_warn("%s: queue_if_no_path not turned back on: %s",
+			st->map_name, sp_sys_error(ops));
 	return 0;
 }
 
@@ -418,8 +428,9 @@ int sp_fault_restore_in(const struct sp_sys_ops *ops, struct sp_state *st,
 	if (!p)
 		return sp_errf(err, errlen, -ENOENT, "topology %s has no path "
 			       "'%s'", st->topology, path);
+	/* no fault: only a path whose device already runs is taken back */
 	if (!p->fault_how[0])
-		return reinstate(ops, st, p, err, errlen);
+		return reinstate(ops, st, p, 0, err, errlen);
 	if (recorded_how(p, &how) || how == SP_FAULT_RESTORE)
 		return sp_errf(err, errlen, -EINVAL, "path %s: the journal's "
 			       "fault '%s' is not one slowpath knows", p->label,
@@ -429,7 +440,7 @@ int sp_fault_restore_in(const struct sp_sys_ops *ops, struct sp_state *st,
 		return ret;
 	sp_info("path %s: %s undone", p->label, p->fault_how);
 	ret = record_fault(dir, p, NULL, NULL, err, errlen);
-	return ret ? ret : reinstate(ops, st, p, err, errlen);
+	return ret ? ret : reinstate(ops, st, p, RUNNING_WAIT_MS, err, errlen);
 }
 
 int sp_fault_restore(const struct sp_sys_ops *ops, struct sp_state *st,

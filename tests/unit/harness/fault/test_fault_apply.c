@@ -373,6 +373,14 @@ static void restore_reinstates_a_path_the_map_failed(void **state)
 		    first("dmsetup message slowpath-equal3 0 reinstate_path "
 			  "8:16"));
 	assert_int_equal(ran("reinstate_path"), 1);
+	/* the topology does not queue: queueing is not turned on */
+	assert_int_equal(ran("0 queue_if_no_path"), 0);
+	st.init.no_path_retry = 2;
+	assert_int_equal(apply("path=b how=down", err, sizeof(err)), 0);
+	assert_int_equal(restore("b", err, sizeof(err)), 0);
+	assert_true(first("reinstate_path 8:16") <
+		    first("dmsetup message slowpath-equal3 0 queue_if_no_path"));
+	st.init.no_path_retry = SP_NPR_UNSET;
 	/* a path the map still has active is left alone */
 	snprintf(status, sizeof(status), "0 4194304 multipath 2 0 0 0 1 1 A 0 "
 		 "3 2 8:0 A 0 0 1 8:16 A 1 0 1 8:32 A 0 0 1\n");
