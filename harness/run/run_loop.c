@@ -237,7 +237,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	int64_t t0 = ops->now_ns(ops->ctx), t1;
 	int counts = sp_run_counts_errors(r->plan);
 	struct sp_run_watch w;
-	int ret, rret, status = 0, filled = 0;
+	int ret, rret, status = 0, filled = 0, ended;
 
 	memset(tm, 0, sizeof(*tm));
 	case_init(c, r->plan, r->t, rc);
@@ -296,21 +296,22 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	sp_run_watch_begin(&w);
 	ret = wait_fio(r, &w, t0, &status, &out, &errout);
 	tm->fio_wall_ns = ops->now_ns(ops->ctx) - t1;
-	if (ret > 0)
+	ended = ret > 0;
+	if (ended) {
+		/* fio's own: before a restore relogs a path in */
 		sp_run_watch_end(&w);
+		if (ops->cpustat && ops->cpustat(ops->ctx, &cpu_after))
+			cpu_after = NULL;
+		ret = ops->diskstats(ops->ctx, &after);
+	}
 	/* nothing stays broken into the next case, whatever happened */
 	rret = sp_run_watch_restore_all(&w);
-	if (ret <= 0) {
+	if (!ended) {
 		ret = ret ? ret : 1;
 		goto out;
 	}
-	if (rret) {
+	if (!ret)
 		ret = rret;
-		goto out;
-	}
-	if (ops->cpustat && ops->cpustat(ops->ctx, &cpu_after))
-		cpu_after = NULL;
-	ret = ops->diskstats(ops->ctx, &after);
 	if (ret)
 		goto out;
 	/* counting errors, fio may end non-zero with its JSON all there */

@@ -87,6 +87,8 @@ static int m_diskstats(void *ctx, char **text)
 	struct mock *m = ctx;
 
 	advance(m);
+	if (!m->running)	/* the case's snapshots, not the timeline's */
+		logf_(m, "ds");
 	*text = malloc(512);
 	snprintf(*text, 512,
 		 "   8       0 sda %llu 0 %llu 100 0 0 0 0 4 100 100 0 0 0 0 0 0\n"
@@ -369,10 +371,12 @@ static void faults_timed_and_recorded(void **state)
 	assert_non_null(a);
 	a = strstr(a, "apply:p1@4000 ");
 	assert_non_null(a);
-	a = strstr(a, "done@5000 restore:p1@5000 sel:hst");
+	/* the timeline's last sample and the case's snapshot after fio
+	 * are fio's alone: taken before the restore */
+	a = strstr(a, "done@5000 ds ds restore:p1@5000 sel:hst");
 	assert_non_null(a);
 	assert_non_null(strstr(a, "apply:p2@1000 "));
-	assert_non_null(strstr(m.log, "done@5000 restore:p1@5000 sel:st"));
+	assert_non_null(strstr(m.log, "done@5000 ds ds restore:p1@5000 sel:st"));
 	/* continue_on_error when paths break */
 	assert_non_null(strstr(m.argv, "--continue_on_error=all"));
 	assert_null(strstr(m.argv, "--verify"));
@@ -445,6 +449,7 @@ static void flap_ticks(void **state)
 	sp_log_set_hook(NULL, NULL);
 	assert_non_null(strstr(m.log, "fio apply:p1@200 up:p1@500 down:p1@800 "
 			       "up:p1@1100 restore:p1@1200 done@"));
+	assert_non_null(strstr(m.log, "sel:st ds fio "));
 	/* no timeline asked for, but faults turn it on only through the
 	 * CLI's plan: this plan has none */
 	assert_false(s.cases[0].faults.timeline);
@@ -511,7 +516,7 @@ static void ctrl_c_and_errors_restore(void **state)
 	p.n_faults = 1;
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s),
 			 -EIO);
-	assert_non_null(strstr(m.log, "done@3000 restore:p2@3000 sel:st "));
+	assert_non_null(strstr(m.log, "done@3000 ds ds restore:p2@3000 sel:st "));
 	assert_int_equal(s.done, 0);
 	sp_log_set_hook(NULL, NULL);
 	sp_run_summary_free(&s);
