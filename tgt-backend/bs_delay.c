@@ -249,37 +249,84 @@ static int is_write(struct scsi_cmd *cmd)
 	       scsi_get_data_dir(cmd) == DATA_BIDIRECTIONAL;
 }
 
-static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
+void delay_fail_cmd(struct delay_req *req)
 {
-	struct delay_lu *d = DELAY_LU(cmd->dev);
-	struct delay_req *req = calloc(1, sizeof(*req));
-	int64_t base, hold_ns;
+	const struct delay_sense_code *c = delay_sense_code(req->sense);
 
-	if (!req)
-		return -ENOMEM;
-	req->cmd = cmd;
-	req->t_submit = sp_now_ns();
-	req->item.pos = DELAYQ_NOT_QUEUED;
+	if (!c)
+		c = delay_sense_code(DELAY_SENSE_MEDIUM);
+	/* tgt's stores fail a command this way: sense, CHECK CONDITION */
+	sense_data_build(req->cmd, c->key, (uint16_t)(c->asc << 8 | c->ascq));
+	scsi_set_result(req->cmd, SAM_STAT_CHECK_CONDITION);
+}
+
+/* A command's way through the store once it may start: its delay, its
+ * fault, then held or handed to a worker. */
+static void dispatch(struct delay_lu *d, struct delay_req *req)
+{
+	struct scsi_cmd *cmd = req->cmd;
+	int64_t base, now, hold_ns;
+
 	req->when = d->opts.when;
 	base = is_write(cmd) ? d->opts.write_delay_ns : d->opts.read_delay_ns;
 	req->delay_ns = jitter_delay_ns(&d->rng, d->opts.dist, base,
 					d->opts.jitter_ns);
-	d->submitted++;
+	req->fail = delay_fault_decide(&d->err_rng, d->opts.error_rate);
+	req->sense = d->opts.error_sense;
+	if (req->fail)
+		d->errors_injected++;
 	if (req->delay_ns > 0 || d->opts.service_ns > 0)
 		d->delayed++;
-	set_cmd_async(cmd);
+	now = sp_now_ns();
 	hold_ns = req->when == DELAY_WHEN_BEFORE ?
-		  serve(d, req->t_submit) - req->t_submit + req->delay_ns : 0;
+		  serve(d, now) - now + req->delay_ns : 0;
 	if (hold_ns > 0) {
 		/* Released early by what waking a worker usually costs. */
-		hold(d, req, req->t_submit + hold_ns -
+		hold(d, req, now + hold_ns -
 		     handoff_excess(d, d->dispatch_ns, hold_ns));
 		service(d);
 	} else {
 		delay_pool_queue(d, req);
 		delay_ctl_stats_changed(d);
 	}
+}
+
+static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
+{
+	struct delay_lu *d = DELAY_LU(cmd->dev);
+	struct delay_req *req = calloc(1, sizeof(*req));
+
+	if (!req)
+		return -ENOMEM;
+	req->cmd = cmd;
+	req->t_submit = sp_now_ns();
+	req->item.pos = DELAYQ_NOT_QUEUED;
+	d->submitted++;
+	set_cmd_async(cmd);
+	if (d->opts.hold) {
+		/* a hung target: nothing starts until hold=0 */
+		list_add_tail(&req->link, &d->held);
+		d->held_now++;
+		d->held_total++;
+		delay_ctl_stats_changed(d);
+		return 0;
+	}
+	dispatch(d, req);
 	return 0;
+}
+
+/* hold=0: what was held starts now, in the order it came. */
+static void release_held(struct delay_lu *d)
+{
+	struct delay_req *req, *next;
+	LIST_HEAD(batch);
+
+	list_splice_init(&d->held, &batch);
+	d->held_now = 0;
+	list_for_each_entry_safe(req, next, &batch, link) {
+		list_del(&req->link);
+		dispatch(d, req);
+	}
 }
 
 static void seed_rng(struct delay_lu *d)
@@ -288,12 +335,14 @@ static void seed_rng(struct delay_lu *d)
 		d->opts.seed = (sp_now_ns() ^ ((int64_t)getpid() << 20) ^
 				(int64_t)d->lu->lun) & ((1LL << 53) - 1);
 	jitter_seed(&d->rng, (uint64_t)d->opts.seed);
+	jitter_seed(&d->err_rng, delay_fault_seed((uint64_t)d->opts.seed));
 }
 
 /* A ctl line: parsed like bsopts, applied whole or not at all. */
 int delay_apply_line(struct delay_lu *d, char *line, char *err, size_t errlen)
 {
 	int64_t old_seed = d->opts.seed, old_servers = d->opts.servers;
+	int was_held = d->opts.hold;
 	int ret = delay_opts_parse(&d->opts, line, DELAY_OPTS_RUNTIME, err, errlen);
 
 	if (!ret && d->opts.seed != old_seed)
@@ -301,6 +350,8 @@ int delay_apply_line(struct delay_lu *d, char *line, char *err, size_t errlen)
 	/* commands already in service keep their release times */
 	if (!ret && d->opts.servers != old_servers)
 		delay_servers_init(&d->servers, (int)d->opts.servers);
+	if (!ret && was_held && !d->opts.hold)
+		release_held(d);
 	return ret;
 }
 
@@ -333,6 +384,7 @@ static tgtadm_err bs_delay_init(struct scsi_lu *lu, char *bsopts)
 	d->done_fd = d->timer_fd = d->inotify_fd = d->stats_timer_fd = -1;
 	INIT_LIST_HEAD(&d->pending);
 	INIT_LIST_HEAD(&d->done);
+	INIT_LIST_HEAD(&d->held);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->cond, NULL);
 	snprintf(d->ctl_last, sizeof(d->ctl_last), "none");

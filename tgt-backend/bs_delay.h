@@ -16,6 +16,7 @@
 
 #include "common/opttab.h"
 
+#include "tgt-backend/delay_fault.h"
 #include "tgt-backend/delay_opts.h"
 #include "tgt-backend/delayq.h"
 #include "tgt-backend/delay_servers.h"
@@ -32,6 +33,8 @@ struct delay_lu {
 	struct delay_opts opts;
 	char *opts_text;		/* owns the strings opts points into */
 	struct jitter_rng rng;
+	struct jitter_rng err_rng;	/* error_rate's draws (delay_fault.h) */
+	struct list_head held;		/* hold=1: commands not yet started */
 	struct delayq queue;
 	struct delay_servers servers;	/* with service=: the serial stage */
 	request_func_t *io_fn;		/* rdwr's request function */
@@ -71,6 +74,7 @@ struct delay_lu {
 	uint64_t released;
 	int64_t release_late_ns;	/* sum over released: late (+) or early (-) */
 	int64_t release_early_ns;	/* EWMA: how late releases were, less this */
+	uint64_t errors_injected, held_now, held_total;
 	uint64_t ctl_lines, ctl_errors;
 	char ctl_last[288];
 };
@@ -84,6 +88,8 @@ struct delay_req {
 	int when;			/* when= at submission */
 	int io_done;
 	int cold;			/* handed to a sleeping worker */
+	int fail;			/* error_rate chose it: no I/O, sense */
+	int sense;			/* enum delay_sense, when fail */
 	int64_t t_submit, t_queued, t_io_start, t_io_end;
 };
 
@@ -99,6 +105,10 @@ void delay_pool_calibrate(struct delay_lu *d);
 /* bs_delay.c: applies one ctl line (same grammar as bsopts) whole or
  * not at all; err says why not. */
 int delay_apply_line(struct delay_lu *d, char *line, char *err, size_t errlen);
+
+/* bs_delay.c: a command error_rate chose, failed in place of its I/O
+ * (a worker calls it, as rdwr fails one from its workers). */
+void delay_fail_cmd(struct delay_req *req);
 
 /* delay_ctl.c */
 int delay_ctl_open(struct delay_lu *d);

@@ -68,12 +68,14 @@ static void write_stats(struct delay_lu *d)
 		"timer_arms=%" PRIu64 "\ntimer_fires=%" PRIu64 "\npolls=%" PRIu64 "\n"
 		"timer_lead_1ms_ns=%" PRId64 "\ndispatch_ns=%" PRId64 "\nwarm_dispatch_ns=%" PRId64 "\n"
 		"served=%" PRIu64 "\nserver_wait_ns=%" PRId64 "\n"
+		"errors_injected=%" PRIu64 "\nheld=%" PRIu64 "\nheld_total=%" PRIu64 "\n"
 		"ctl_lines=%" PRIu64 "\nctl_errors=%" PRIu64 "\nctl_last=%s\n",
 		d->submitted, d->delayed, d->completed, delayq_len(&d->queue),
 		d->queued_max, d->in_io, d->released, d->release_late_ns, d->release_early_ns,
 		d->timer_arms, d->timer_fires, d->polls,
 		wake_model_lead(&d->wake, 1000000, d->opts.poll_max_ns), d->dispatch_ns, d->warm_dispatch_ns,
 		d->servers.served, d->servers.waited_ns,
+		d->errors_injected, d->held_now, d->held_total,
 		d->ctl_lines, d->ctl_errors, d->ctl_last);
 	if (n >= sizeof(buf))
 		n = sizeof(buf) - 1;

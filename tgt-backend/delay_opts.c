@@ -3,6 +3,7 @@
 #include "common/opttab.h"
 #include "common/units.h"
 #include "tgt-backend/delay_servers.h"
+#include "tgt-backend/delay_fault.h"
 #include "tgt-backend/jitter.h"
 
 #include <errno.h>
@@ -55,6 +56,15 @@ static const struct sp_opt delay_table[] = {
 	{ .name = "stats_interval", .type = SP_OPT_DURATION, .def = "100ms",
 	  .offset = OFF(stats_interval_ns),
 	  .help = "least time between rewrites of the stats file" },
+	{ .name = "error_rate", .type = SP_OPT_DOUBLE, .def = "0",
+	  .min = 0, .max = 1, .offset = OFF(error_rate),
+	  .help = "share of commands failed with error_sense, 0..1 (a fault)" },
+	{ .name = "error_sense", .type = SP_OPT_ENUM, .def = "medium",
+	  .choices = delay_sense_names, .offset = OFF(error_sense),
+	  .help = "sense of a failed command: medium (03/11/00), not-ready "
+	  "(02/04/00), aborted (0b/00/00), hardware (04/44/00)" },
+	{ .name = "hold", .type = SP_OPT_BOOL, .def = "0", .offset = OFF(hold),
+	  .help = "1: hold every new command until hold=0 (a hung target)" },
 	{ .name = "ctl", .type = SP_OPT_STR, .offset = OFF(ctl),
 	  .help = "control directory (absolute; creation only)" },
 	SP_OPT_END,
@@ -155,6 +165,12 @@ int delay_dist_by_name(const char *name)
 	return -EINVAL;
 }
 
+const char *delay_sense_name(int sense)
+{
+	return sense >= 0 && sense < DELAY_SENSE_COUNT ?
+		delay_sense_names[sense] : "?";
+}
+
 const char *delay_when_name(int when)
 {
 	return when >= 0 && when <= DELAY_WHEN_BEFORE ? when_names[when] : "?";
@@ -167,12 +183,14 @@ size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len)
 	n = snprintf(buf, len,
 		     "read_delay_ns=%lld\nwrite_delay_ns=%lld\njitter_ns=%lld\n"
 		     "dist=%s\nseed=%lld\nwhen=%s\npoll_max_ns=%lld\n"
-		     "service_ns=%lld\nservers=%lld\n",
+		     "service_ns=%lld\nservers=%lld\n"
+		     "error_rate=%g\nerror_sense=%s\nhold=%d\n",
 		     (long long)o->read_delay_ns, (long long)o->write_delay_ns,
 		     (long long)o->jitter_ns, delay_dist_name(o->dist),
 		     (long long)o->seed, delay_when_name(o->when),
 		     (long long)o->poll_max_ns, (long long)o->service_ns,
-		     (long long)o->servers);
+		     (long long)o->servers, o->error_rate,
+		     delay_sense_name(o->error_sense), o->hold);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -209,7 +227,9 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 		return -ENOSPC;
 	buf[0] = '\0';
 	if (o->dist < 0 || o->dist > JITTER_PARETO || o->when < 0 ||
-	    o->when > DELAY_WHEN_BEFORE ||
+	    o->when > DELAY_WHEN_BEFORE || o->error_sense < 0 ||
+	    o->error_sense >= DELAY_SENSE_COUNT || !(o->error_rate >= 0) ||
+	    o->error_rate > 1 ||
 	    (o->ctl && strchr(o->ctl, DELAY_OPTS_SEP)))
 		return -EINVAL;
 	delay_opts_defaults(&def);
@@ -235,6 +255,15 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 		ret = put_kv(buf, len, &used, "stats_interval=%s",
 			     sp_format_duration(o->stats_interval_ns, si,
 						sizeof(si)));
+	/* %.17g: the rate parses back to the same double */
+	if (!ret && o->error_rate != def.error_rate)
+		ret = put_kv(buf, len, &used, "error_rate=%.17g",
+			     o->error_rate);
+	if (!ret && o->error_sense != def.error_sense)
+		ret = put_kv(buf, len, &used, "error_sense=%s",
+			     delay_sense_names[o->error_sense]);
+	if (!ret && o->hold != def.hold)
+		ret = put_kv(buf, len, &used, "hold=%d", o->hold);
 	if (!ret && o->ctl)
 		ret = put_kv(buf, len, &used, "ctl=%s", o->ctl);
 	if (ret)

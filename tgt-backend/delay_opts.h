@@ -36,6 +36,9 @@ struct delay_opts {
 	int64_t servers;		/* commands in service at once */
 	int64_t poll_max_ns;		/* longest main-loop busy-wait per deadline */
 	int64_t stats_interval_ns;	/* least time between stats rewrites */
+	double error_rate;		/* share of commands failed, 0..1 */
+	int error_sense;		/* enum delay_sense (delay_fault.h) */
+	int hold;			/* 1: hold every new command */
 	const char *ctl;		/* control directory; NULL: default */
 };
 
@@ -65,6 +68,8 @@ const char *delay_dist_name(int dist);
 /* The dist called name ("normal"), or -EINVAL. */
 int delay_dist_by_name(const char *name);
 const char *delay_when_name(int when);
+/* "medium", "not-ready", ... (delay_fault.h); "?" out of range. */
+const char *delay_sense_name(int sense);
 
 /* One line per option, for docs and error hints. */
 size_t delay_opts_help(char *buf, size_t len);

@@ -48,7 +48,9 @@ static void *io_worker(void *arg)
 		pthread_mutex_unlock(&d->lock);
 
 		req->t_io_start = sp_now_ns();
-		if (req->cmd)	/* NULL: a calibration hand-off */
+		if (req->cmd && req->fail)
+			delay_fail_cmd(req);
+		else if (req->cmd)	/* NULL: a calibration hand-off */
 			d->io_fn(req->cmd);
 		req->t_io_end = sp_now_ns();
 

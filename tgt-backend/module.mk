@@ -1,12 +1,12 @@
 # The tgt "delay" backing store: pure parts (deadline queue, jitter,
 # options) go into libslowpath for unit tests; the .so adds the tgt glue,
 # built against the unpacked source of exactly the installed tgt.
-DELAY_PURE_SRCS := tgt-backend/delayq.c tgt-backend/delay_servers.c tgt-backend/wakeup.c tgt-backend/jitter.c tgt-backend/delay_opts.c
+DELAY_PURE_SRCS := tgt-backend/delayq.c tgt-backend/delay_servers.c tgt-backend/wakeup.c tgt-backend/jitter.c tgt-backend/delay_opts.c tgt-backend/delay_fault.c
 DELAY_TGT_SRCS  := tgt-backend/bs_delay.c tgt-backend/delay_pool.c tgt-backend/delay_ctl.c
 LIB_SRCS   += $(DELAY_PURE_SRCS)
 UNIT_TESTS += tests/unit/tgt-backend/test_delayq.c tests/unit/tgt-backend/test_delay_opts.c \
 	tests/unit/tgt-backend/test_jitter.c tests/unit/tgt-backend/test_wakeup.c \
-	tests/unit/tgt-backend/test_delay_servers.c
+	tests/unit/tgt-backend/test_delay_servers.c tests/unit/tgt-backend/test_delay_fault.c
 
 TGT_SRC_DIR := $(BUILD)/tgt-src
 BS_DELAY_SO := $(BUILD)/tgt-backend/bs_delay.so

@@ -49,6 +49,43 @@ struct sp_topo_path {
 	int subnet_len;
 };
 
+/* The initiator's side of failover: what the map does with I/O when no
+ * path is left, and how fast iSCSI gives up on a silent connection.
+ * no_path_retry as multipath-tools says it: queue (for ever), fail (at
+ * once) or N (queue for N checker intervals of SP_NPR_INTERVAL_S, the
+ * multipathd default, then fail); there is no multipathd here, so N is
+ * dm-multipath's queue_if_no_path_timeout_secs = N x 5 s. -1 in an
+ * iSCSI timeout leaves iscsid's default. */
+#define SP_NPR_UNSET (-3)
+#define SP_NPR_QUEUE (-2)
+#define SP_NPR_FAIL (-1)
+#define SP_NPR_INTERVAL_S 5
+#define SP_NPR_MAX 100000
+#define SP_ISCSI_TIMEOUT_MAX 86400
+
+struct sp_initiator {
+	int has_queue_if_no_path, queue_if_no_path;
+	int no_path_retry;		/* SP_NPR_* or N >= 0 */
+	int replacement_timeout;	/* s; -1: iscsid's (120) */
+	int noop_out_interval;		/* s; 0 off; -1: iscsid's (5) */
+	int noop_out_timeout;		/* s; -1: iscsid's (5) */
+};
+
+void sp_initiator_init(struct sp_initiator *in);
+/* Whether the map queues when no path is left. */
+int sp_initiator_queues(const struct sp_initiator *in);
+/* Seconds dm-multipath queues with no path before it fails I/O: 0 when
+ * it does not time out (queue for ever, or no queueing at all). */
+unsigned int sp_initiator_queue_timeout_s(const struct sp_initiator *in);
+/* "queue", "fail", "N" into *npr; -EINVAL. */
+int sp_initiator_parse_npr(const char *text, int *npr);
+/* "queue_if_no_path=yes no_path_retry=12 replacement_timeout=5 ..." for
+ * status and the journal: only what was set ("" when nothing). */
+int sp_initiator_format(const struct sp_initiator *in, char *buf,
+			size_t len);
+/* One "key=value" of sp_initiator_format's into *in; -EINVAL. */
+int sp_initiator_parse_kv(struct sp_initiator *in, const char *kv);
+
 struct sp_topo {
 	char name[64];
 	char file[256];
@@ -61,6 +98,7 @@ struct sp_topo {
 	uint64_t size_bytes;
 	char backing_file[256];		/* "" lets `up` choose */
 	struct sp_dm_selector selector;
+	struct sp_initiator init;
 	char map_name[128];
 	uint32_t plan_addr;		/* host order */
 	int plan_len, path_prefix;

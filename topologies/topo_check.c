@@ -33,6 +33,13 @@ int sp_topo_check_whole(struct sp_topo_parser *p)
 		return sp_topo_perr(p, "base_weight/threshold_multiplier are for "
 			    "selector hst, not %s",
 			    sp_selector_short_name(t->selector.kind));
+	if (t->init.has_queue_if_no_path && t->init.no_path_retry != SP_NPR_UNSET &&
+	    t->init.queue_if_no_path !=
+	    (t->init.no_path_retry == SP_NPR_QUEUE || t->init.no_path_retry > 0))
+		return sp_topo_perr(p, "queue_if_no_path = %s contradicts "
+			    "no_path_retry (queue or N queues, fail or 0 does "
+			    "not): give one of them",
+			    t->init.queue_if_no_path ? "yes" : "no");
 	for (i = 0; i < t->npaths; i++) {
 		const struct sp_topo_path *path = &t->paths[i];
 

@@ -28,7 +28,9 @@ const char *const sp_dist_names[] = { "uniform", "normal", "pareto",
  * line being parsed and are copied out before the next one. */
 struct global_raw {
 	const char *description, *backing_file, *map_name, *addresses;
-	const char *jitter;
+	const char *jitter, *no_path_retry;
+	int queue_if_no_path;
+	int64_t replacement_timeout, noop_out_interval, noop_out_timeout;
 	int64_t unit_ns, lab_unit_ns, base_weight, threshold_multiplier;
 	int64_t path_prefix, servers;
 	uint64_t size_bytes;
@@ -62,6 +64,16 @@ static const struct sp_opt global_opts[] = {
 	{ .name = "jitter", .type = SP_OPT_STR, .offset = G(jitter) },
 	{ .name = "distribution", .type = SP_OPT_ENUM, .choices = sp_dist_names,
 	  .offset = G(distribution) },
+	{ .name = "queue_if_no_path", .type = SP_OPT_BOOL,
+	  .offset = G(queue_if_no_path) },
+	{ .name = "no_path_retry", .type = SP_OPT_STR,
+	  .offset = G(no_path_retry) },
+	{ .name = "replacement_timeout", .type = SP_OPT_INT, .min = 0,
+	  .max = SP_ISCSI_TIMEOUT_MAX, .offset = G(replacement_timeout) },
+	{ .name = "noop_out_interval", .type = SP_OPT_INT, .min = 0,
+	  .max = SP_ISCSI_TIMEOUT_MAX, .offset = G(noop_out_interval) },
+	{ .name = "noop_out_timeout", .type = SP_OPT_INT, .min = 0,
+	  .max = SP_ISCSI_TIMEOUT_MAX, .offset = G(noop_out_timeout) },
 	SP_OPT_END,
 };
 #undef G
@@ -234,6 +246,20 @@ static int topology_key(struct sp_topo_parser *p, struct global_raw *g,
 	else if (!strcmp(key, "path_prefix")) t->path_prefix = (int)g->path_prefix;
 	else if (!strcmp(key, "mechanism")) p->mech = g->mechanism;
 	else if (!strcmp(key, "distribution")) p->dist = g->distribution;
+	else if (!strcmp(key, "queue_if_no_path")) {
+		t->init.has_queue_if_no_path = 1;
+		t->init.queue_if_no_path = g->queue_if_no_path;
+	} else if (!strcmp(key, "no_path_retry") &&
+		   sp_initiator_parse_npr(value, &t->init.no_path_retry))
+		return sp_topo_perr(p, "bad no_path_retry '%s': want queue, "
+			    "fail or a count of %d s checker intervals "
+			    "(0..%d)", value, SP_NPR_INTERVAL_S, SP_NPR_MAX);
+	else if (!strcmp(key, "replacement_timeout"))
+		t->init.replacement_timeout = (int)g->replacement_timeout;
+	else if (!strcmp(key, "noop_out_interval"))
+		t->init.noop_out_interval = (int)g->noop_out_interval;
+	else if (!strcmp(key, "noop_out_timeout"))
+		t->init.noop_out_timeout = (int)g->noop_out_timeout;
 	return 0;
 }
 
@@ -464,6 +490,7 @@ static void defaults(struct sp_topo *t, const char *file, const char *name)
 	t->lab_unit_ns = 5 * SP_NSEC_PER_MSEC;
 	t->size_bytes = 2ULL << 30;
 	sp_dm_selector_init(&t->selector, SP_SEL_ST);
+	sp_initiator_init(&t->init);
 	snprintf(t->map_name, sizeof(t->map_name), SP_TOPO_MAP_PREFIX "%s",
 		 name);
 	t->path_prefix = 30;

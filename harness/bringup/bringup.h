@@ -22,6 +22,9 @@
 /* Where backing files go unless the topology names one: on disk, not
  * the RAM-backed /run, so a large write run cannot fill memory. */
 #define SP_BACKING_DIR "/var/lib/slowpath"
+/* dm-multipath's queueing limit with no path left (no_path_retry N) */
+#define SP_DM_QTIMEOUT_PARAM \
+	"/sys/module/dm_multipath/parameters/queue_if_no_path_timeout_secs"
 
 /* The parts of /proc/PID that tell one process from a later one under
  * the same PID. */
@@ -172,6 +175,23 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 		  const struct sp_up_opts *o, const char *state_dir, char *err,
 		  size_t errlen);
 
+/* The topology's iSCSI timeouts (replacement_timeout, noop_out_interval,
+ * noop_out_timeout) into every node record of st->iqn, after discovery
+ * made them and before login reads them; unset ones keep iscsid's.
+ * (bringup_failover.c) 0 or -errno with err. */
+int sp_bringup_iscsi_timeouts(const struct sp_sys_ops *ops,
+			      const struct sp_state *st, char *err,
+			      size_t errlen);
+
+/* Starts path p's tgtd again exactly as up did (control port, portal,
+ * target, LUN with the same SCSI id and serial, IQN, address ACL, CHAP,
+ * backing file, bsopts; netem again when the path has some), its new
+ * PID journaled; the old one must be gone. What `fault PATH restore`
+ * does after a reset. 0 or -errno with err. */
+int sp_bringup_tgtd_restart(const struct sp_sys_ops *ops, struct sp_state *st,
+			    struct sp_state_path *p, const char *state_dir,
+			    unsigned int wait_s, char *err, size_t errlen);
+
 /* Undoes a journal (st may be NULL when there is none) and then sweeps
  * for anything still carrying our name prefixes. A dead `run`'s fio
  * goes first; a map someone else holds open stops it before any path
@@ -205,6 +225,22 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 			 struct sp_state_path *p, int64_t read_ns,
 			 int64_t write_ns, const char *state_dir, char *err,
+			 size_t errlen);
+
+/* Applies p's delays as they stand (store, wire or both, as its
+ * mechanism says) without recording them: `delay set` records after,
+ * a slow fault never does (restore puts the journal's back). */
+int sp_bringup_delay_apply(const struct sp_sys_ops *ops,
+			   const struct sp_state *st,
+			   const struct sp_state_path *p, const char *state_dir,
+			   char *err, size_t errlen);
+/* One line to the delay store's ctl file of path p, then waits (5 s)
+ * until its stats file holds want: the setting is in force. -ENOTSUP
+ * when the topology is not on the delay store. */
+int sp_bringup_store_ctl(const struct sp_sys_ops *ops,
+			 const struct sp_state *st,
+			 const struct sp_state_path *p, const char *state_dir,
+			 const char *line, const char *want, char *err,
 			 size_t errlen);
 
 /* 1 when pid is still the process journaled with start (field 22;
@@ -248,6 +284,8 @@ void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
 /* The real dm ops of sp_sys_real (bringup_dm.c, libdevmapper). */
 int sp_sys_dm_table_get(void *ctx, const char *name, char *buf, size_t len);
 int sp_sys_dm_reload(void *ctx, const char *name, const char *table);
+/* The map's live status line, as `dmsetup status` prints it. */
+int sp_sys_dm_status_get(void *ctx, const char *name, char *buf, size_t len);
 
 /* The real /proc and /sys ops of sp_sys_real (bringup_sys_proc.c). */
 int sp_sys_pid_info(void *ctx, pid_t pid, struct sp_pid_info *pi);

@@ -329,6 +329,9 @@ static void stop_tgtds(struct down *d, const struct sp_state *st)
 		v[n].netns = p->netns;
 		if (sp_bringup_pid_ours(d->ops, v[n].pid, v[n].start,
 					v[n].comm, v[n].netns)) {
+			/* a hang fault stopped it: a stopped tgtd would
+			 * answer no tgtadm and ignore SIGTERM */
+			d->ops->kill(d->ops->ctx, v[n].pid, SIGCONT);
 			snprintf(port, sizeof(port), "%u", p->ctl_port);
 			if (p->steps & (1u << SP_STEP_TARGET))
 				sp_sys_runv(d->ops, NULL, 0, "tgtadm", "-C",
@@ -489,6 +492,15 @@ static void undo_journal(struct down *d, const struct sp_state *st,
 		}
 	}
 	stop_tgtds(d, st);
+	if (st->has_qtimeout) {
+		char was[32];
+
+		/* the module's, not the map's: put back what up found */
+		snprintf(was, sizeof(was), "%u\n", st->qtimeout_was);
+		if (d->ops->write_file(d->ops->ctx, SP_DM_QTIMEOUT_PARAM, was))
+			note_left(d, "%s (set it back by hand)",
+				  SP_DM_QTIMEOUT_PARAM);
+	}
 	for (i = 0; i < st->npaths; i++) {
 		const struct sp_state_path *p = &st->paths[i];
 

@@ -200,36 +200,30 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 	return record(state_dir, line, err, errlen);
 }
 
-/* The delay store's runtime control (docs/backend.md): a line written
- * to the LUN's ctl file is applied when the file is closed, and the
- * stats file then shows the settings in force. */
-static int backend_set(const struct sp_sys_ops *ops,
-		       const struct sp_state *st,
-		       const struct sp_state_path *p, const char *state_dir,
-		       char *err, size_t errlen)
+int sp_bringup_store_ctl(const struct sp_sys_ops *ops,
+			 const struct sp_state *st,
+			 const struct sp_state_path *p, const char *state_dir,
+			 const char *line, const char *want, char *err,
+			 size_t errlen)
 {
-	char ctl[256], path[300], line[256], want[64], stats[4096];
+	char ctl[256], path[300], text[320], stats[4096];
 	int i, ret;
 
 	if (strcmp(st->bstype, "delay"))
 		return sp_errf(err, errlen, -ENOTSUP, "path %s is served by "
-			     "tgt's %s store, which has no delay to change",
+			     "tgt's %s store, which takes no control lines",
 			     p->label, st->bstype);
-	ret = sp_bringup_bsopts(p, NULL, line, sizeof(line) - 1);
-	if (ret)
-		return sp_errf(err, errlen, ret, "path %s: no ctl line for the "
-			     "delay store: %s", p->label, strerror(-ret));
-	strcat(line, "\n");
+	if (snprintf(text, sizeof(text), "%s\n", line) >= (int)sizeof(text))
+		return sp_errf(err, errlen, -ENOSPC, "path %s: control line "
+			       "too long", p->label);
 	sp_bringup_ctl_dir(state_dir, p, ctl, sizeof(ctl));
 	snprintf(path, sizeof(path), "%s/ctl", ctl);
-	ret = ops->write_file(ops->ctx, path, line);
+	ret = ops->write_file(ops->ctx, path, text);
 	if (ret)
 		return sp_errf(err, errlen, ret, "path %s: cannot write %s: %s",
 			     p->label, path, strerror(-ret));
 	/* tgtd applies it from its main loop: wait to see it in force */
 	snprintf(path, sizeof(path), "%s/stats", ctl);
-	snprintf(want, sizeof(want), "read_delay_ns=%lld\n",
-		 (long long)p->read_ns);
 	for (i = 0; i < 50; i++) {
 		if (!ops->read_file(ops->ctx, path, stats, sizeof(stats)) &&
 		    strstr(stats, want))
@@ -238,6 +232,31 @@ static int backend_set(const struct sp_sys_ops *ops,
 	}
 	return sp_errf(err, errlen, -ETIMEDOUT, "path %s: the delay store did "
 		     "not take '%s' (see %s)", p->label, line, path);
+}
+
+/* The delay store's runtime control (docs/backend.md): a line written
+ * to the LUN's ctl file is applied when the file is closed, and the
+ * stats file then shows the settings in force. */
+static int backend_set(const struct sp_sys_ops *ops,
+		       const struct sp_state *st,
+		       const struct sp_state_path *p, const char *state_dir,
+		       char *err, size_t errlen)
+{
+	char line[256], want[64];
+	int ret;
+
+	if (strcmp(st->bstype, "delay"))
+		return sp_errf(err, errlen, -ENOTSUP, "path %s is served by "
+			     "tgt's %s store, which has no delay to change",
+			     p->label, st->bstype);
+	ret = sp_bringup_bsopts(p, NULL, line, sizeof(line));
+	if (ret)
+		return sp_errf(err, errlen, ret, "path %s: no ctl line for the "
+			     "delay store: %s", p->label, strerror(-ret));
+	snprintf(want, sizeof(want), "read_delay_ns=%lld\n",
+		 (long long)p->read_ns);
+	return sp_bringup_store_ctl(ops, st, p, state_dir, line, want, err,
+				    errlen);
 }
 
 int sp_bringup_netem_apply(const struct sp_sys_ops *ops,
@@ -266,6 +285,20 @@ int sp_bringup_netem_apply(const struct sp_sys_ops *ops,
 					     sizeof(msg))) : 0;
 }
 
+int sp_bringup_delay_apply(const struct sp_sys_ops *ops,
+			   const struct sp_state *st,
+			   const struct sp_state_path *p, const char *state_dir,
+			   char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (p->mech != SP_MECH_NETEM)
+		ret = backend_set(ops, st, p, state_dir, err, errlen);
+	if (!ret && p->mech != SP_MECH_BACKEND)
+		ret = sp_bringup_netem_apply(ops, p, err, errlen);
+	return ret;
+}
+
 int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 			 struct sp_state_path *p, int64_t read_ns,
 			 int64_t write_ns, const char *state_dir, char *err,
@@ -274,7 +307,7 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 	struct sp_state_path next = *p;
 	char line[256];
 	int64_t share;
-	int ret = 0;
+	int ret;
 
 	if (!st->complete)
 		return sp_errf(err, errlen, -EINVAL, "topology %s is not fully "
@@ -307,10 +340,7 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 		next.write_ns = write_ns - share;
 		break;
 	}
-	if (p->mech != SP_MECH_NETEM)
-		ret = backend_set(ops, st, &next, state_dir, err, errlen);
-	if (!ret && p->mech != SP_MECH_BACKEND)
-		ret = sp_bringup_netem_apply(ops, &next, err, errlen);
+	ret = sp_bringup_delay_apply(ops, st, &next, state_dir, err, errlen);
 	if (ret)
 		return ret;
 	*p = next;

@@ -197,6 +197,12 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 	sp_strbuf_printf(&o, "size=%s features='%s' hwhandler='0' wp=rw\n", size,
 	     s->has_table && s->table.queue_if_no_path ? "1 queue_if_no_path"
 						      : "0");
+	/* only when the topology set any: older status reads as before */
+	if (!sp_initiator_format(&st->init, pol, sizeof(pol)) && pol[0])
+		sp_strbuf_printf(&o, "failover: %s%s\n", pol,
+				 sp_initiator_queue_timeout_s(&st->init)
+				 ? " (dm_multipath queues with no path for "
+				   "that many x 5 s)" : "");
 	policy(sel, pol, sizeof(pol));
 	sp_strbuf_printf(&o, "`-+- policy='%s' prio=0 status=%s\n", pol,
 	     s->map_present ? "active" : "absent");
@@ -219,6 +225,10 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 		     p->has_disk ? p->disk : "-", (int)mmw,
 		     p->has_disk ? mm : "-", sp->dm_state, sp->dev_state,
 		     p->label, portal, delay, sp_mech_names[p->mech]);
+		if (p->fault_how[0])
+			sp_strbuf_printf(&o, "     fault: %s (%s; 'slowpath "
+					 "fault %s restore' undoes it)\n",
+					 p->fault_how, p->fault_spec, p->label);
 		if (p->has_calib)
 			sp_strbuf_printf(&o, "     calibrated: p50 %.3f ms for "
 					 "%.3f ms (%+.1f %%)\n",

@@ -102,6 +102,8 @@ static int write_plan(struct up *u)
 	}
 	if (!ret && !sp_state_fmt_scale(u->st, buf, sizeof(buf)) && buf[0])
 		ret = journal(u, buf);
+	if (!ret && !sp_state_fmt_initiator(u->st, buf, sizeof(buf)) && buf[0])
+		ret = journal(u, buf);
 	if (ret)
 		return ret;
 	ret = begin(u, SP_STEP_BACKING, NULL);
@@ -301,6 +303,37 @@ static int path_target(struct up *u, struct sp_state_path *p)
 	return ret ? ret : sp_bringup_netem_apply(u->ops, p, u->err, u->errlen);
 }
 
+/* no_path_retry N: dm-multipath fails queued I/O N x 5 s after the last
+ * path went. The timeout is the module's, for every map: what it was is
+ * journaled first so down puts it back. */
+static int queue_timeout(struct up *u)
+{
+	unsigned int want = sp_initiator_queue_timeout_s(&u->st->init);
+	char now[32], line[48];
+	unsigned long was;
+	int ret;
+
+	if (!want)
+		return 0;
+	if (u->ops->read_file(u->ops->ctx, SP_DM_QTIMEOUT_PARAM, now,
+			      sizeof(now)))
+		return failf(u, -ENOENT, "no_path_retry %d needs dm_multipath's "
+			     "queue_if_no_path_timeout_secs (Linux 5.6 and "
+			     "later), which %s does not have",
+			     u->st->init.no_path_retry, SP_DM_QTIMEOUT_PARAM);
+	was = strtoul(now, NULL, 10);
+	u->st->has_qtimeout = 1;
+	u->st->qtimeout_was = (unsigned int)was;
+	snprintf(line, sizeof(line), "qtimeout %lu\n", was);
+	ret = journal(u, line);
+	if (ret)
+		return ret;
+	snprintf(now, sizeof(now), "%u\n", want);
+	ret = u->ops->write_file(u->ops->ctx, SP_DM_QTIMEOUT_PARAM, now);
+	return ret ? failf(u, ret, "cannot set %s: %s", SP_DM_QTIMEOUT_PARAM,
+			   strerror(-ret)) : 0;
+}
+
 static int login_all(struct up *u)
 {
 	char portal[64], what[256];
@@ -326,6 +359,9 @@ static int login_all(struct up *u)
 	}
 	ret = sp_bringup_chap_initiator(u->ops, u->st, u->chap_secret, u->err,
 					u->errlen);
+	if (ret)
+		return ret;
+	ret = sp_bringup_iscsi_timeouts(u->ops, u->st, u->err, u->errlen);
 	if (ret)
 		return ret;
 	/* one call logs in to every portal of the IQN in parallel */
@@ -405,6 +441,7 @@ static int make_map(struct up *u)
 		return ret;
 	sp_dm_map_init(&map, u->st->sel.kind);
 	map.sel = u->st->sel;
+	map.queue_if_no_path = sp_initiator_queues(&u->st->init);
 	map.sectors = sectors;
 	map.npaths = u->st->npaths;
 	map.ncpus = sp_bringup_possible_cpus(u->ops);
@@ -423,6 +460,8 @@ static int make_map(struct up *u)
 	if (ret)
 		return failf(u, ret, "map table: %s", dmerr);
 	ret = begin(u, SP_STEP_MAP, NULL);
+	if (!ret)
+		ret = queue_timeout(u);
 	if (ret)
 		return ret;
 	sp_debug("table: %s", table);
@@ -468,6 +507,48 @@ static int do_up(struct up *u, const struct sp_up_opts *o)
 		u->st->complete = 1;
 		ret = journal(u, "complete\n");
 	}
+	return ret;
+}
+
+/* The secret up wrote, for a tgtd started again. */
+static int read_secret(struct up *u)
+{
+	char path[512];
+	int ret;
+
+	if (!u->st->chap_user[0])
+		return 0;
+	sp_bringup_chap_file(u->dir, path, sizeof(path));
+	ret = u->ops->read_file(u->ops->ctx, path, u->chap_secret,
+				sizeof(u->chap_secret));
+	if (ret)
+		return failf(u, ret, "cannot read the CHAP secret %s: %s", path,
+			     strerror(-ret));
+	u->chap_secret[strcspn(u->chap_secret, "\n")] = '\0';
+	return u->chap_secret[0] ? 0 : failf(u, -EINVAL, "%s is empty", path);
+}
+
+int sp_bringup_tgtd_restart(const struct sp_sys_ops *ops, struct sp_state *st,
+			    struct sp_state_path *p, const char *state_dir,
+			    unsigned int wait_s, char *err, size_t errlen)
+{
+	struct up u = { .ops = ops, .st = st, .dir = state_dir, .fd = -1,
+			.err = err, .errlen = errlen, .t0 = sp_now_ns() };
+	int ret = sp_state_open_append(state_dir, &u.fd);
+
+	if (ret)
+		return failf(&u, ret, "cannot open the state in %s: %s",
+			     state_dir, strerror(-ret));
+	/* the same steps as up, so the initiator finds the same LUN */
+	ret = read_secret(&u);
+	if (!ret)
+		ret = path_tgtd(&u, p);
+	if (!ret)
+		ret = tgtd_wait(&u, p, wait_s);
+	if (!ret)
+		ret = path_target(&u, p);
+	explicit_bzero(u.chap_secret, sizeof(u.chap_secret));
+	close(u.fd);
 	return ret;
 }
 

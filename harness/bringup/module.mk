@@ -6,6 +6,7 @@ LIB_SRCS += harness/bringup/state.c harness/bringup/bringup_plan.c \
 	    harness/bringup/bringup_chap.c harness/bringup/bringup_preflight.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
 	    harness/bringup/state_compact.c harness/bringup/lock.c \
+	    harness/bringup/state_failover.c harness/bringup/bringup_failover.c \
 	    harness/bringup/bringup_hst.c harness/bringup/calib.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup.c \

@@ -27,6 +27,7 @@ void sp_state_init(struct sp_state *st)
 	st->version = SP_STATE_VERSION;
 	st->scale = 1;
 	sp_dm_selector_init(&st->sel, SP_SEL_ST);
+	sp_initiator_init(&st->init);
 }
 
 static int bad(char *err, size_t errlen, int line, const char *fmt, ...)
@@ -363,6 +364,12 @@ static int parse_line(struct sp_state *st, char **t, int n, int line,
 		p->has_calib = 1;
 		p->calib_target_ns = tg;
 		p->calib_measured_ns = ms;
+	} else if (!strcmp(t[0], "initiator") || !strcmp(t[0], "qtimeout") ||
+		   !strcmp(t[0], "fault")) {
+		char why[128];
+
+		if (sp_state_parse_failover(st, t, n, why, sizeof(why)))
+			return bad(err, errlen, line, "%s", why);
 	} else {
 		return bad(err, errlen, line, "unknown record '%s'", t[0]);
 	}

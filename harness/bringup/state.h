@@ -30,6 +30,13 @@
  *   hst SHIFT               (the bucket_shift HST was loaded with)
  *   calib N TARGET_NS MEASURED_NS  (closed-loop calibration of path N:
  *                           the p50 it aimed at and the last it saw)
+ *   initiator k=v ...       (the topology's failover keys as
+ *                           sp_initiator_format says them)
+ *   qtimeout WAS            (up set dm_multipath's
+ *                           queue_if_no_path_timeout_secs; down puts WAS
+ *                           back)
+ *   fault N HOW SPEC        (a fault on path N, SPEC as sp_fault_format
+ *                           writes it; "fault N none" once undone)
  */
 #ifndef SP_STATE_H
 #define SP_STATE_H
@@ -93,6 +100,9 @@ struct sp_state_path {
 	/* the last closed-loop calibration (`up --calibrate`) */
 	int has_calib;
 	int64_t calib_target_ns, calib_measured_ns;
+	/* the fault in force (harness/fault): "" when none */
+	char fault_how[16];
+	char fault_spec[192];
 };
 
 struct sp_state {
@@ -114,6 +124,9 @@ struct sp_state {
 	uint64_t scale;			/* k; 1 when the journal has none */
 	int has_hst;
 	unsigned int hst_shift;		/* HST's bucket_shift at `up` */
+	struct sp_initiator init;	/* the topology's failover keys */
+	int has_qtimeout;		/* up changed the module's timeout */
+	unsigned int qtimeout_was;	/* what it was before */
 	size_t npaths;
 	struct sp_state_path paths[SP_TOPO_MAX_PATHS];
 };
@@ -136,6 +149,18 @@ int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
  * loaded by `up`), so unscaled journals read as before. */
 int sp_state_fmt_scale(const struct sp_state *st, char *buf, size_t len);
 int sp_state_fmt_calib(const struct sp_state_path *p, char *buf, size_t len);
+/* An "initiator", "qtimeout" or "fault" line's tokens into st
+ * (state_failover.c); -EINVAL with why. */
+int sp_state_parse_failover(struct sp_state *st, char **t, int n, char *why,
+			    size_t whylen);
+/* "initiator k=v ...\n" ("" when the topology set none) and
+ * "qtimeout WAS\n" ("" when up left the module alone). */
+int sp_state_fmt_initiator(const struct sp_state *st, char *buf, size_t len);
+/* "fault N HOW SPEC\n", or "fault N none\n" when how is "" or NULL.
+ * -EINVAL for a how or spec the journal cannot hold (blanks in how, a
+ * newline). */
+int sp_state_fmt_fault(unsigned int index, const char *how, const char *spec,
+		       char *buf, size_t len);
 
 /* A calibration's residual, measured / target - 1 (0.02 is 2 % slow). */
 double sp_state_calib_residual(const struct sp_state_path *p);

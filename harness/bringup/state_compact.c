@@ -62,6 +62,7 @@ int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len)
 		put(&o, line);
 	}
 	put_ret(&o, sp_state_fmt_scale(st, line, sizeof(line)), line);
+	put_ret(&o, sp_state_fmt_initiator(st, line, sizeof(line)), line);
 	if (st->bstype[0]) {
 		snprintf(line, sizeof(line), "store %s\n", st->bstype);
 		put(&o, line);
@@ -97,6 +98,10 @@ int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len)
 		if (p->has_calib)
 			put_ret(&o, sp_state_fmt_calib(p, line, sizeof(line)),
 				line);
+		if (p->fault_how[0])
+			put_ret(&o, sp_state_fmt_fault(p->index, p->fault_how,
+						       p->fault_spec, line,
+						       sizeof(line)), line);
 	}
 	if (st->sectors) {
 		snprintf(line, sizeof(line), "sectors %llu\n",

@@ -9,6 +9,7 @@
 #include "harness/bringup/lock.h"
 #include "harness/bringup/calib.h"
 #include "harness/cli/commands.h"
+#include "harness/fault/fault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -323,6 +324,11 @@ int cmd_down(int argc, char **argv)
 	if (none < 0)
 		sp_warn("the state is unreadable; sweeping by name only");
 	signal(SIGINT, SIG_IGN);	/* half a teardown helps nobody */
+	/* faults first: a held store or a stopped tgtd would stall the
+	 * logout; down's own sweep still continues a stopped tgtd */
+	if (!none && sp_fault_restore_all(&sp_sys_real, &st, sp_state_dir(),
+					  err, sizeof(err)))
+		sp_warn("down: undoing a fault: %s (going on)", err);
 	ret = sp_bringup_down(&sp_sys_real, none ? NULL : &st, sp_state_dir(),
 			      err, sizeof(err));
 	sp_lock_release(NULL, lock);

@@ -17,5 +17,6 @@ const struct sp_command sp_commands[] = {
 	{ "status", cmd_status, "the topology that is up, multipath -ll style" },
 	{ "selector", cmd_selector, "switch the running map's path selector" },
 	{ "delay", cmd_delay, "change one running path's delay" },
+	{ "fault", cmd_fault, "fail, hang, slow or restore one running path" },
 	{ NULL, NULL, NULL },
 };

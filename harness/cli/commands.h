@@ -26,5 +26,6 @@ int cmd_status(int argc, char **argv);
 int cmd_selector(int argc, char **argv);
 int cmd_selector_build(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
+int cmd_fault(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 #include "harness/cli/commands.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
+#include "harness/report/render_timeline.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -60,7 +61,7 @@ int cmd_report(int argc, char **argv)
 	struct sp_case_result *cases;
 	char err[SP_OUTDIR_ERRLEN], plot_dir[4096];
 	const char *dir = NULL;
-	size_t n;
+	size_t n, shown = 0;
 	int next, first = 1, ret;
 
 	memset(&o, 0, sizeof(o));
@@ -100,15 +101,23 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return ret == -ENOMEM ? SP_EXIT_RUNTIME : SP_EXIT_USAGE;
 	ret = sp_render_report(stdout, o.format, cases, n, o.base, o.other);
+	/* the timelines' tables after the text report (JSON has them in
+	 * each case's "faults") */
+	if (!ret && o.format == SP_FMT_TEXT)
+		ret = sp_render_timelines(stdout, dir, cases, n, NULL, NULL,
+					  &shown);
 	if (!ret && fflush(stdout))
 		ret = -EIO;
 	if (!ret && o.plot) {
 		snprintf(plot_dir, sizeof(plot_dir), "%s", o.plot_dir ? o.plot_dir : "");
 		if (!o.plot_dir)
 			snprintf(plot_dir, sizeof(plot_dir), "%s/plots", dir);
-		ret = sp_plot_run(plot_dir, cases, n, o.base, o.other,
-				  &sp_plot_exec_gnuplot);
+		ret = sp_render_timelines(NULL, dir, cases, n, plot_dir,
+					  &sp_plot_exec_gnuplot, &shown);
 		if (!ret)
+			ret = sp_plot_run(plot_dir, cases, n, o.base, o.other,
+					  &sp_plot_exec_gnuplot);
+		if (!ret || (ret == -ENODATA && shown))
 			sp_info("plots in %s", plot_dir);
 		if (ret == -ENODATA) {
 			sp_info("no %s/%s pair in %s: no comparison plots",

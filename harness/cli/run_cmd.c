@@ -13,6 +13,7 @@
 #include "harness/cli/run_kernels.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
+#include "harness/report/render_timeline.h"
 #include "harness/run/run_exec.h"
 #include "harness/run/run_fio.h"
 #include "harness/run/run_loop.h"
@@ -37,11 +38,19 @@ static void usage(FILE *out)
 		"[--iodepth 1,2,32,64] [--bs 4k]\n"
 		"                     [--numjobs 1] [--size 500M | --ios N | "
 		"--runtime S] [--job FILE]\n"
-		"                     [--out DIR] [--json]\n"
+		"                     [--out DIR] [--json] [--verify] [--timeline]\n"
+		"                     [--fault \"at=10s path=p2 how=hang "
+		"for=20s\" ...]\n"
 		"Runs fio on the map of the topology that is up ('slowpath "
 		"up'), once per\nselector x rw x bs x iodepth, switching the "
 		"selector live between cases.\nSaves every case under --out; "
-		"'slowpath report DIR' renders them again.\n\n%s", help);
+		"'slowpath report DIR' renders them again.\n"
+		"--fault (up to %d, repeatable) breaks a path in every case, "
+		"timed from fio's\nstart; words: at= path= how=hang|reset|"
+		"blackhole|down|error|flap|slow|restore\nfor= rate= sense= "
+		"period= factor= (docs/faults.md). With --fault or --verify\n"
+		"fio counts errors and goes on; any error makes the run exit 3."
+		"\n\n%s", SP_FAULT_MAX, help);
 }
 
 struct ui {
@@ -223,6 +232,71 @@ static void lab_default_runtime(int argc, char **argv, struct sp_run_cli *cli)
 		"says otherwise)", SP_RUN_LAB_RUNTIME_S);
 }
 
+/* --fault SPEC and --fault=SPEC, any number of them, taken out of argv
+ * before the option table (which holds one value per option) sees it;
+ * each parsed now, so a bad one changes nothing. */
+static int take_faults(int *argc, char **argv, struct sp_run_cli *cli)
+{
+	char err[256];
+	const char *spec;
+	int i, j = 1;
+
+	for (i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < *argc)
+				argv[j++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--fault") &&
+		    strncmp(argv[i], "--fault=", 8)) {
+			argv[j++] = argv[i];
+			continue;
+		}
+		spec = argv[i][7] == '=' ? argv[i] + 8 : NULL;
+		if (!spec && i + 1 >= *argc) {
+			sp_err("run: --fault needs a spec, e.g. \"at=10s "
+			       "path=p2 how=hang for=20s\"");
+			return SP_EXIT_USAGE;
+		}
+		if (!spec)
+			spec = argv[++i];
+		if (cli->n_faults == SP_FAULT_MAX) {
+			sp_err("run: more than %d --fault", SP_FAULT_MAX);
+			return SP_EXIT_USAGE;
+		}
+		if (sp_fault_parse(spec, &cli->faults[cli->n_faults], err,
+				   sizeof(err))) {
+			sp_err("run: --fault '%s': %s", spec, err);
+			return SP_EXIT_USAGE;
+		}
+		cli->n_faults++;
+	}
+	*argc = j;
+	argv[j] = NULL;
+	return 0;
+}
+
+/* Every --fault names a path of the topology that is up. */
+static int faults_on_target(const struct sp_run_plan *plan,
+			    const struct sp_run_target *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < plan->n_faults; i++) {
+		for (k = 0; k < t->n_paths; k++)
+			if (!strcmp(plan->faults[i].path, t->label[k]))
+				break;
+		if (k == t->n_paths) {
+			sp_err("run: --fault %zu: topology %s has no path '%s' "
+			       "(its paths are %s..%s)", i + 1, t->topology,
+			       plan->faults[i].path, t->label[0],
+			       t->label[t->n_paths - 1]);
+			return SP_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static struct sp_state st;
@@ -236,10 +310,14 @@ int cmd_run(int argc, char **argv)
 	struct sp_run_hooks hooks = { on_progress, on_case_done, &u, 250 };
 	char err[SP_RUN_ERRLEN], out_dir[4096];
 	char *job_text = NULL;
+	size_t shown, errors;
 	int next, ret, code, lock;
 
 	memset(&cli, 0, sizeof(cli));
 	sp_opt_set_defaults(sp_run_cli_table, &cli);
+	code = take_faults(&argc, argv, &cli);
+	if (code)
+		return code;
 	ret = sp_opt_parse_argv(sp_run_cli_table, &cli, argc, argv, 1, &next,
 				err, sizeof(err));
 	if (ret) {
@@ -287,6 +365,8 @@ int cmd_run(int argc, char **argv)
 		return SP_EXIT_RUNTIME;
 	}
 	code = find_target(&st, &t);
+	if (!code)
+		code = faults_on_target(&plan, &t);
 	if (!code && job_text &&
 	    sp_run_job_check(job_text, plan.job_file, t.device, err,
 			     sizeof(err))) {
@@ -334,6 +414,10 @@ int cmd_run(int argc, char **argv)
 						 sp_selector_kernel_name(SP_SEL_HST));
 			else
 				print_comparisons(&sum);
+			if (!plan.json)
+				sp_render_timelines(stdout, out_dir, sum.cases,
+						    sum.done, NULL, NULL,
+						    &shown);
 		}
 		report_timing(&sum);
 	}
@@ -346,8 +430,16 @@ int cmd_run(int argc, char **argv)
 	else
 		sp_info("results in %s ('slowpath report %s')", out_dir,
 			out_dir);
+	errors = sum.with_errors;
 	sp_run_summary_free(&sum);
 	if (ret == -EINTR)
 		return SP_EXIT_RUNTIME;
+	if (!ret && errors) {
+		/* the data path failed the application: a finding, and what
+		 * a CI run through faults must not pass on */
+		sp_err("run: fio saw errors in %zu case%s (see the timeline "
+		       "tables above)", errors, errors == 1 ? "" : "s");
+		return SP_EXIT_RUNTIME;
+	}
 	return ret ? sp_exit_from_errno(ret) : SP_EXIT_OK;
 }

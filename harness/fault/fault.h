@@ -40,6 +40,11 @@ struct sp_fault {
 };
 
 const char *sp_fault_how_name(enum sp_fault_how how);
+/* "hang" ... "restore" into *how; -EINVAL. */
+int sp_fault_how_parse(const char *name, enum sp_fault_how *how);
+/* A fault of how with the defaults every spec starts from: at=-1 (now),
+ * for=0 (until restored), rate 1, sense medium, period 5s, factor 10. */
+void sp_fault_init(struct sp_fault *f, enum sp_fault_how how);
 
 /* "k=v k=v ..." (at= path= how= for= rate= sense= period= factor=) into
  * *f; -EINVAL with err naming the word and value. Pure. */
@@ -56,8 +61,27 @@ int sp_fault_apply(const struct sp_sys_ops *ops, struct sp_state *st,
 int sp_fault_flap_tick(const struct sp_sys_ops *ops, struct sp_state *st,
 		       const struct sp_fault *f, int down, char *err,
 		       size_t errlen);
-/* Undoes any fault on path; a path with none is fine (idempotent). */
+/* Undoes any fault on path; a path with none is fine (idempotent).
+ * Then, as multipathd's checker would (the testbed runs none), waits
+ * until the path's SCSI device runs again and reinstates it in the map
+ * when the map had failed it (for a path with no fault: only when its
+ * device runs already, else 0 and nothing done). */
 int sp_fault_restore(const struct sp_sys_ops *ops, struct sp_state *st,
 		     const char *path, char *err, size_t errlen);
+
+/* The same three with the state directory given (the ones above use
+ * sp_state_dir()). None takes the topology lock: the CLI does, and a
+ * run holds it already. A path with a fault refuses another (-EBUSY);
+ * a fault that fails halfway is undone before the error returns. */
+int sp_fault_apply_in(const struct sp_sys_ops *ops, struct sp_state *st,
+		      const char *dir, const struct sp_fault *f, char *err,
+		      size_t errlen);
+int sp_fault_restore_in(const struct sp_sys_ops *ops, struct sp_state *st,
+			const char *dir, const char *path, char *err,
+			size_t errlen);
+/* Every path's fault undone (what `down` does first); the first error
+ * in err, the others tried anyway. */
+int sp_fault_restore_all(const struct sp_sys_ops *ops, struct sp_state *st,
+			 const char *dir, char *err, size_t errlen);
 
 #endif

@@ -199,6 +199,7 @@ json_object *sp_case_json_object(const struct sp_case_result *c)
 				 c->path[i].v[SP_DS_WRITES];
 		sp_case_env_to_json(&c->env, ios, c->n_paths, o);
 	}
+	sp_case_faults_to_json(&c->faults, o);
 	return o;
 }
 
@@ -390,6 +391,8 @@ int sp_case_from_json(const char *text, const char *origin,
 		sp_err("%s: environment: not an object", origin);
 		r.failed = 1;
 	}
+	if (!r.failed && sp_case_faults_from_json(root, origin, &c->faults))
+		r.failed = 1;
 	json_object_put(root);
 	return r.failed ? -EINVAL : 0;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "harness/measure/case_env.h"
+#include "harness/measure/case_faults.h"
 #include "harness/measure/diskstats.h"
 #include "harness/measure/fio_json.h"
 
@@ -30,6 +31,7 @@ struct sp_case_result {
 	enum sp_fio_pct fio_pct;
 	struct sp_fio_job fio;				/* total over jobs */
 	struct sp_case_env env;		/* k, CPU, mode, HST, residuals */
+	struct sp_case_faults faults;	/* --fault/--verify: events, errors */
 };
 
 /* A kernel or short selector name -> its short name (service-time ->

@@ -251,6 +251,14 @@ int sp_fio_parse(const char *text, const char *origin,
 		if (ret)
 			goto fail;
 		j->error = json_object_get_int(v);
+		/* present only when the job had continue_on_error */
+		if (json_object_object_get_ex(job, "total_err", &v) &&
+		    json_object_is_type(v, json_type_int)) {
+			j->has_total_err = 1;
+			j->total_err = (uint64_t)json_object_get_int64(v);
+			if (json_object_object_get_ex(job, "first_error", &v))
+				j->first_error = json_object_get_int(v);
+		}
 		for (d = 0; d < SP_FIO_NDIR; d++) {
 			ret = parse_dir(&c, job, d, &j->dir[d]);
 			if (ret)
@@ -340,9 +348,36 @@ void sp_fio_total(const struct sp_fio_job *jobs, size_t n,
 		t->lat_mean_us = !have_lat ? -1.0 :
 				 t->ios ? lat_sum / (double)t->ios : 0;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (jobs[i].error && !total->error)
 			total->error = jobs[i].error;
+		if (!jobs[i].has_total_err)
+			continue;
+		total->has_total_err = 1;
+		total->total_err += jobs[i].total_err;
+		if (jobs[i].first_error && !total->first_error)
+			total->first_error = jobs[i].first_error;
+	}
+}
+
+uint64_t sp_fio_verify_errors(const char *text)
+{
+	const char *p = text, *nl;
+	uint64_t n = 0;
+	size_t len;
+
+	/* verify.c's messages: "<type>: verify failed at file ..." for a
+	 * checksum, "verify: bad magic header ...", "verify: bad header
+	 * ..." for a block that is not what fio wrote there */
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if ((memmem(p, len, "verify failed at file", 21)) ||
+		    (len > 12 && !strncmp(p, "verify: bad ", 12)))
+			n++;
+		p = nl ? nl + 1 : NULL;
+	}
+	return n;
 }
 
 const struct sp_fio_disk *sp_fio_disk_find(const struct sp_fio_result *r,

@@ -26,6 +26,13 @@ struct sp_fio_dir {
 struct sp_fio_job {
 	char name[SP_FIO_NAMELEN];
 	int error;		/* fio's per-job errno, 0 when fine */
+	/* With continue_on_error fio goes on after an error and counts
+	 * them: I/O errors and verify failures alike (fio's JSON does not
+	 * tell them apart; the verify failures are counted from its stderr,
+	 * sp_fio_verify_errors). has_total_err 0: fio stopped at the first. */
+	int has_total_err;
+	uint64_t total_err;
+	int first_error;	/* errno of the first one */
 	struct sp_fio_dir dir[SP_FIO_NDIR];
 };
 
@@ -89,6 +96,10 @@ int sp_fio_crosscheck(const struct sp_fio_result *r, const char *name,
 int sp_fio_crosscheck_total(const struct sp_fio_result *r, const char *name,
 			    uint64_t our_reads, uint64_t our_writes,
 			    double tolerance);
+
+/* Verify failures fio reported on stderr ("verify failed at file",
+ * "verify: bad ..."), one per block. */
+uint64_t sp_fio_verify_errors(const char *stderr_text);
 
 /* fio samples disk_util on a 250 ms timer, so its window misses up to
  * that much at each end: the tolerance a run of runtime_ms needs. */

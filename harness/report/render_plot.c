@@ -103,6 +103,12 @@ static void gp_str(FILE *out, const char *prefix, const char *s,
 	fputc('\'', out);
 }
 
+void sp_plot_quote(FILE *out, const char *prefix, const char *s,
+		   const char *suffix)
+{
+	gp_str(out, prefix, s, suffix);
+}
+
 static void share_plot(FILE *out, const struct sp_case_pair *p,
 		       const char *name, const char *bs, size_t t)
 {

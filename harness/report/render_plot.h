@@ -36,6 +36,12 @@ int sp_plot_latency_name(const struct sp_case_pair *p, char *buf, size_t len);
  * when gnuplot has it, else png) and SVG, named after the data files. */
 int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n);
 
+/* prefix s suffix as one single-quoted gnuplot string: '' for a quote,
+ * control characters and backquotes dropped to '_'. Everything a case
+ * file says reaches a script only through this. */
+void sp_plot_quote(FILE *out, const char *prefix, const char *s,
+		   const char *suffix);
+
 /* Writes data files and plots.gp into dir (created), then runs ops.
  * -ENODATA, with nothing written or logged, when no case pairs up (a
  * one-selector run has no comparison to draw); ops' errors as they come. */

@@ -1,10 +1,13 @@
 # run: fio matrices on the topology that is up (docs/run.md)
 LIB_SRCS += harness/run/run_matrix.c harness/run/run_fio.c \
 	    harness/run/run_loop.c harness/run/run_exec.c \
-	    harness/run/run_env.c
+	    harness/run/run_env.c harness/run/run_faults.c \
+	    harness/run/run_watch.c
 UNIT_TESTS += tests/unit/harness/run/test_run_matrix.c \
 	      tests/unit/harness/run/test_run_fio.c \
-	      tests/unit/harness/run/test_run_loop.c
+	      tests/unit/harness/run/test_run_loop.c \
+	      tests/unit/harness/run/test_run_watch.c \
+	      tests/unit/harness/run/test_run_faults.c
 # make bench-harness [BENCH_RUNTIME=S]: run's own time per case beyond fio
 .PHONY: bench-harness
 bench-harness: $(BUILD)/bench/run_bench

@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "harness/bringup/bringup.h"
+#include "harness/fault/fault.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -37,6 +38,71 @@ static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		sp_err("selector %s: %s", sp_selector_short_name(sel->kind), err);
+	return ret;
+}
+
+/* The map's status at 5 Hz through libdevmapper: an exec of dmsetup
+ * costs about a second in the lab. */
+static int exec_dm_status(void *ctx, char **text)
+{
+	struct sp_run_exec *x = ctx;
+	char buf[4096];
+	int ret = sp_sys_dm_status_get(NULL, x->st->map_name, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	*text = strdup(buf);
+	return *text ? 0 : -ENOMEM;
+}
+
+/* Faults are journaled and may restart a tgtd: like the reload, not to
+ * be cut in half by a Ctrl-C, which the loop sees right after. */
+static void block_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+static int exec_fault_apply(void *ctx, const struct sp_fault *f, char *err,
+			    size_t errlen)
+{
+	struct sp_run_exec *x = ctx;
+	sigset_t old;
+	int ret;
+
+	block_signals(&old);
+	ret = sp_fault_apply(&sp_sys_real, x->st, f, err, errlen);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static int exec_fault_flap(void *ctx, const struct sp_fault *f, int down,
+			   char *err, size_t errlen)
+{
+	struct sp_run_exec *x = ctx;
+	sigset_t old;
+	int ret;
+
+	block_signals(&old);
+	ret = sp_fault_flap_tick(&sp_sys_real, x->st, f, down, err, errlen);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static int exec_fault_restore(void *ctx, const char *path, char *err,
+			      size_t errlen)
+{
+	struct sp_run_exec *x = ctx;
+	sigset_t old;
+	int ret;
+
+	block_signals(&old);
+	ret = sp_fault_restore(&sp_sys_real, x->st, path, err, errlen);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
 
@@ -153,6 +219,10 @@ void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 	ops->now_ns = exec_now;
 	ops->cpustat = sp_run_real_cpustat;
 	ops->env_info = sp_run_real_env_info;
+	ops->dm_status = exec_dm_status;
+	ops->fault_apply = exec_fault_apply;
+	ops->fault_flap = exec_fault_flap;
+	ops->fault_restore = exec_fault_restore;
 	ops->ctx = x;
 }
 

@@ -75,6 +75,20 @@ int sp_run_fio_argv(const struct sp_run_plan *plan,
 	}
 	/* one entry, exact percentiles, whatever numjobs is */
 	add(&b, "--group_reporting");
+	if (plan->verify) {
+		/* every block checked soon after it is written (backlog)
+		 * and all of them at the end; no state file in our cwd */
+		add(&b, "--verify=crc32c");
+		add(&b, "--do_verify=1");
+		add(&b, "--verify_backlog=%u", SP_RUN_VERIFY_BACKLOG);
+		add(&b, "--verify_fatal=0");
+		add(&b, "--verify_state_save=0");
+	}
+	/* through faults: count every error and go on, not stop at one */
+	if (sp_run_counts_errors(plan)) {
+		add(&b, "--continue_on_error=all");
+		add(&b, "--ignore_error=%s", sp_run_ignore_errors());
+	}
 	return b.overflow ? -ENOSPC : 0;
 }
 
@@ -145,6 +159,30 @@ static const char *const allowed[] = {
 
 /* The engines the harness knows how to read: no exec, external or
  * network engine, which would run or reach something else. */
+/* fio goes on after only a few errnos (EIO, EILSEQ, ...); a path fault
+ * fails I/O with whatever the block layer maps its status to: medium
+ * ENODATA, transport ENOLINK, target EREMOTEIO, nexus EBADE, timeout
+ * ETIMEDOUT, offline ENODEV ... (blk_status_to_errno). All of them are
+ * what the run counts, for reads and writes; verify adds EILSEQ. */
+const char *sp_run_ignore_errors(void)
+{
+	static char list[256];
+	static const int io[] = {
+		EIO, ENODATA, ENOLINK, EREMOTEIO, EBADE, ETIMEDOUT, ENOSPC,
+		EILSEQ, ENODEV, EAGAIN, EBUSY, ENOMEM, ETIME, EOPNOTSUPP,
+	};
+	size_t i, k, n = 0;
+
+	if (list[0])
+		return list;
+	/* READ,WRITE,VERIFY lists, each errno:errno:... */
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%d",
+					      i ? ":" : k ? "," : "", io[i]);
+	return list;
+}
+
 static const char *const allowed_engines[] = {
 	"libaio", "io_uring", "psync", "sync", NULL,
 };
@@ -379,6 +417,13 @@ int sp_run_job_compose(const char *text, const char *origin,
 			   (unsigned long long)plan->ios);
 	if (!ret && plan->stop == SP_RUN_STOP_RUNTIME)
 		ret = putf(&cb, "runtime=%u\ntime_based=1\n", plan->runtime_s);
+	if (!ret && plan->verify)
+		ret = putf(&cb, "verify=crc32c\ndo_verify=1\nverify_backlog=%u\n"
+			   "verify_fatal=0\nverify_state_save=0\n",
+			   SP_RUN_VERIFY_BACKLOG);
+	if (!ret && sp_run_counts_errors(plan))
+		ret = putf(&cb, "continue_on_error=all\nignore_error=%s\n",
+			   sp_run_ignore_errors());
 	if (!ret)
 		ret = putf(&cb, "; --- %s ---\n", origin);
 	if (!ret)

@@ -8,6 +8,8 @@
 #include "harness/run/run_matrix.h"
 
 #define SP_RUN_ARGV_MAX 24
+/* --verify: fio re-reads a written block after this many more writes */
+#define SP_RUN_VERIFY_BACKLOG 1024
 #define SP_RUN_ARGV_BUF 2048
 
 struct sp_run_argv {
@@ -23,6 +25,10 @@ struct sp_run_argv {
 int sp_run_fio_argv(const struct sp_run_plan *plan,
 		    const struct sp_run_case *c, const char *device,
 		    const char *job_path, struct sp_run_argv *out);
+
+/* fio's ignore_error= for a run that counts errors: every errno the
+ * block layer gives a failed I/O, for reads, writes and verify. */
+const char *sp_run_ignore_errors(void);
 
 /* A user's job file, checked once before the run: any filename= that
  * is not device, and any option that would reach past the map or the

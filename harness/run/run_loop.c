@@ -7,7 +7,9 @@
 #include "dm/selector.h"
 #include "harness/measure/shares.h"
 #include "harness/report/render.h"
+#include "harness/report/render_timeline.h"
 #include "harness/run/run_fio.h"
+#include "harness/run/run_watch.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -69,6 +71,7 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			return -EINVAL;
 		}
 		snprintf(t->path[i], sizeof(t->path[i]), "%s", p->disk);
+		snprintf(t->label[i], sizeof(t->label[i]), "%s", p->label);
 		delay[i] = (double)path_delay(p);
 	}
 	sp_slow_marks(delay, st->npaths, t->slow);
@@ -175,13 +178,18 @@ static void show(struct case_run *r, int64_t case_start)
 	r->hooks->progress(r->hooks->ctx, &r->prog);
 }
 
-/* Waits for fio while refreshing the progress line. 1 ended, 0
- * interrupted (fio stopped), -errno. */
-static int wait_fio(struct case_run *r, int64_t case_start, int *status,
-		    char **out, char **errout)
+/* Waits for fio while the watch samples and breaks paths, refreshing
+ * the progress line. 1 ended, 0 interrupted (fio stopped), -errno (a
+ * fault could not be applied: fio stopped). */
+static int wait_fio(struct case_run *r, struct sp_run_watch *w,
+		    int64_t case_start, int *status, char **out,
+		    char **errout)
 {
-	unsigned int ms = r->hooks && r->hooks->poll_ms ? r->hooks->poll_ms
-							: 500;
+	unsigned int poll = r->hooks && r->hooks->poll_ms ? r->hooks->poll_ms
+							  : 500;
+	int64_t shown = r->ops->now_ns(r->ops->ctx), now;
+	char err[SP_RUN_ERRLEN];
+	unsigned int ms;
 	int ret;
 
 	for (;;) {
@@ -189,11 +197,37 @@ static int wait_fio(struct case_run *r, int64_t case_start, int *status,
 			r->ops->fio_stop(r->ops->ctx);
 			return 0;
 		}
+		ret = sp_run_watch_step(w, poll, &ms, err, sizeof(err));
+		if (ret) {
+			sp_err("case %s: %s", r->label, err);
+			r->ops->fio_stop(r->ops->ctx);
+			return ret;
+		}
 		ret = r->ops->fio_wait(r->ops->ctx, ms, status, out, errout);
 		if (ret)
 			return ret;
-		show(r, case_start);
+		now = r->ops->now_ns(r->ops->ctx);
+		if (now - shown >= (int64_t)poll * SP_NSEC_PER_MSEC) {
+			show(r, case_start);
+			shown = now;
+		}
 	}
+}
+
+/* fio's error counts into the case: with continue_on_error it went on
+ * after each, and verify failures are only in what it said on stderr. */
+static void case_errors(struct sp_case_result *c, const char *errout)
+{
+	c->faults.counted = c->fio.has_total_err;
+	c->faults.fio_errors = c->fio.total_err;
+	c->faults.first_error = c->fio.first_error ? c->fio.first_error
+						   : c->fio.error;
+	c->faults.verify_errors = sp_fio_verify_errors(errout ? errout : "");
+	/* an error fio did not count: it stopped at it */
+	if (c->fio.error && !c->faults.fio_errors)
+		c->faults.fio_errors = 1;
+	if (c->faults.verify_errors > c->faults.fio_errors)
+		c->faults.fio_errors = c->faults.verify_errors;
 }
 
 /* One case; 1 when it was interrupted (nothing saved), 0 done. */
@@ -207,10 +241,17 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	char *cpu_before = NULL, *cpu_after = NULL;
 	char *job = NULL, job_path[4096], stem[256], err[SP_RUN_ERRLEN];
 	int64_t t0 = ops->now_ns(ops->ctx), t1;
-	int ret, status = 0;
+	int counts = sp_run_counts_errors(r->plan);
+	struct sp_run_watch w;
+	int ret, rret, status = 0, filled = 0, ended;
 
 	memset(tm, 0, sizeof(*tm));
 	case_init(c, r->plan, r->t, rc);
+	c->faults.recorded = r->plan->timeline || counts;
+	c->faults.verify = r->plan->verify;
+	ret = sp_run_watch_init(&w, r->plan, r->t, ops, &c->faults);
+	if (ret)
+		return ret;
 	sp_run_case_label(rc, r->plan->numjobs, r->label, sizeof(r->label));
 	show(r, t0);
 	/* the run's HST parameters are those `up` was given */
@@ -258,27 +299,42 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		sp_err("cannot start fio: %s", strerror(-ret));
 		goto out;
 	}
-	ret = wait_fio(r, t0, &status, &out, &errout);
+	sp_run_watch_begin(&w);
+	ret = wait_fio(r, &w, t0, &status, &out, &errout);
 	tm->fio_wall_ns = ops->now_ns(ops->ctx) - t1;
-	if (ret <= 0) {
+	ended = ret > 0;
+	if (ended) {
+		/* fio's own: before a restore relogs a path in */
+		sp_run_watch_end(&w);
+		if (ops->cpustat && ops->cpustat(ops->ctx, &cpu_after))
+			cpu_after = NULL;
+		ret = ops->diskstats(ops->ctx, &after);
+	}
+	/* nothing stays broken into the next case, whatever happened */
+	rret = sp_run_watch_restore_all(&w);
+	if (!ended) {
 		ret = ret ? ret : 1;
 		goto out;
 	}
-	if (ops->cpustat && ops->cpustat(ops->ctx, &cpu_after))
-		cpu_after = NULL;
-	ret = ops->diskstats(ops->ctx, &after);
+	if (!ret)
+		ret = rret;
 	if (ret)
 		goto out;
-	if (status) {
+	/* counting errors, fio may end non-zero with its JSON all there */
+	if (status && counts && out)
+		filled = !sp_case_fill(c, before, after, out);
+	if (status && !filled) {
 		log_fio_stderr(errout, status);
 		if (errout && *errout)
 			sp_case_save_raw(r->out_dir, c, "fio.stderr", errout);
 		ret = -EIO;
 		goto out;
 	}
-	ret = sp_case_fill(c, before, after, out ? out : "");
+	ret = filled ? 0 : sp_case_fill(c, before, after, out ? out : "");
 	case_env(c, r->t, ops, cpu_before, cpu_after);
-	if (!ret && c->fio.error) {
+	if (!ret && counts)
+		case_errors(c, errout);
+	if (!ret && c->fio.error && !counts) {
 		sp_err("case %s: fio reported error %d (%s)", r->label,
 		       c->fio.error, strerror(c->fio.error));
 		ret = -EIO;
@@ -287,7 +343,10 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		sp_case_save_raw(r->out_dir, c, "fio.json", out ? out : "");
 		goto out;
 	}
-	ret = sp_case_save(r->out_dir, c);
+	sp_case_stem(c, stem, sizeof(stem));
+	ret = sp_run_watch_save(&w, r->out_dir, stem);
+	if (!ret)
+		ret = sp_case_save(r->out_dir, c);
 	if (!ret)
 		ret = sp_case_save_raw(r->out_dir, c, "fio.json", out);
 	if (!ret)
@@ -305,6 +364,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	}
 	tm->wall_ns = ops->now_ns(ops->ctx) - t0;
 out:
+	sp_run_watch_free(&w);
 	free(cpu_before);
 	free(cpu_after);
 	free(before);
@@ -352,6 +412,18 @@ int sp_run_matrix(const struct sp_run_plan *plan,
 			       &sum->timing[sum->done]);
 		if (ret)
 			break;
+		if (sum->cases[sum->done].faults.fio_errors) {
+			const struct sp_case_faults *f =
+				&sum->cases[sum->done].faults;
+
+			sum->with_errors++;
+			sp_warn("case %s: fio saw %llu error%s (first: %s), "
+				"%llu of them verify failures", r.label,
+				(unsigned long long)f->fio_errors,
+				f->fio_errors == 1 ? "" : "s",
+				strerror(f->first_error),
+				(unsigned long long)f->verify_errors);
+		}
 		r.prog.done_ns += sum->timing[sum->done].wall_ns;
 		r.prog.done = ++sum->done;
 		if (hooks && hooks->case_done)
@@ -471,7 +543,7 @@ int sp_run_save_reports(const char *out_dir,
 		{ "report.csv", SP_FMT_CSV }, { "report.json", SP_FMT_JSON },
 	};
 	char path[4096];
-	size_t i;
+	size_t i, shown;
 	FILE *f;
 	int ret = 0;
 
@@ -486,16 +558,23 @@ int sp_run_save_reports(const char *out_dir,
 		ret = sp_render_report(f, files[i].fmt, cases, n,
 				       sp_selector_kernel_name(SP_SEL_ST),
 				       sp_selector_kernel_name(SP_SEL_HST));
+		if (!ret && files[i].fmt == SP_FMT_TEXT)
+			ret = sp_render_timelines(f, out_dir, cases, n, NULL,
+						  NULL, &shown);
 		if (fclose(f) && !ret)
 			ret = -EIO;
 	}
 	if (ret || !plot_ops || !n)
 		return ret;
 	snprintf(path, sizeof(path), "%s/plots", out_dir);
+	ret = sp_render_timelines(NULL, out_dir, cases, n, path, plot_ops,
+				  &shown);
+	if (ret)
+		return ret;
 	ret = sp_plot_run(path, cases, n, sp_selector_kernel_name(SP_SEL_ST),
 			  sp_selector_kernel_name(SP_SEL_HST), plot_ops);
 	if (ret == -ENODATA) {
-		sp_info("no ST/HST pair among the cases: no plots");
+		sp_info("no ST/HST pair among the cases: no comparison plots");
 		return 0;
 	}
 	return ret;

@@ -24,6 +24,7 @@ struct sp_run_target {
 	char dm_name[16];		/* dm-N, its /proc/diskstats name */
 	size_t n_paths;
 	char path[SP_CASE_MAX_PATHS][SP_DS_NAMELEN];
+	char label[SP_CASE_MAX_PATHS][32];	/* p1 ...: what --fault names */
 	int slow[SP_CASE_MAX_PATHS];
 	struct sp_dm_selector initial;	/* restored at the end */
 	uint64_t scale;			/* k from the journal */
@@ -60,6 +61,17 @@ struct sp_run_ops {
 	/* This machine: mode (native|lab), HST build, kernel release
 	 * into env. May be NULL: not recorded. */
 	void (*env_info)(void *ctx, struct sp_case_env *env);
+	/* The map's status line (dm-mpath's paths, active or failed),
+	 * malloc'd. May be NULL: the timeline has no path states. */
+	int (*dm_status)(void *ctx, char **text);
+	/* sp_fault_apply, sp_fault_flap_tick and sp_fault_restore on the
+	 * topology that is up; NULL when the run has no --fault. */
+	int (*fault_apply)(void *ctx, const struct sp_fault *f, char *err,
+			   size_t errlen);
+	int (*fault_flap)(void *ctx, const struct sp_fault *f, int down,
+			  char *err, size_t errlen);
+	int (*fault_restore)(void *ctx, const char *path, char *err,
+			     size_t errlen);
 	void *ctx;
 };
 
@@ -90,6 +102,7 @@ struct sp_run_summary {
 	size_t planned, done;
 	int interrupted;
 	int restore_failed;
+	size_t with_errors;	/* cases where fio counted errors */
 	struct sp_case_result *cases;	/* done of them, malloc'd */
 	struct sp_run_timing *timing;
 };

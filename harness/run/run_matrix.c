@@ -6,6 +6,7 @@
 #include "common/units.h"
 #include "harness/measure/case_result.h"
 #include "harness/bringup/state.h"
+#include "harness/run/run_faults.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -53,6 +54,12 @@ const struct sp_opt sp_run_cli_table[] = {
 	{ .name = "lab-cpus", .type = SP_OPT_INT, .offset = C(lab_cpus),
 	  .def = "2", .min = 1, .max = 64,
 	  .help = "with --kernels: vCPUs of each boot (ioa needs one per path)" },
+	{ .name = "verify", .type = SP_OPT_BOOL, .offset = C(verify),
+	  .help = "fio checks every block it writes (crc32c, verify_backlog);"
+	  " write workloads only" },
+	{ .name = "timeline", .type = SP_OPT_BOOL, .offset = C(timeline),
+	  .help = "sample each path at 10 Hz into <case>.timeline.tsv (on "
+	  "with --fault and --verify)" },
 	{ .name = "help", .type = SP_OPT_BOOL, .offset = C(help),
 	  .help = "this text" },
 	SP_OPT_END,
@@ -146,6 +153,12 @@ static int parse_rw(const char *text, struct sp_run_plan *plan, char *err,
 				     plan->rw[i]);
 	}
 	return ret;
+}
+
+/* rw patterns that write: fio verifies what it wrote */
+static int rw_writes(const char *rw)
+{
+	return strstr(rw, "write") || !strcmp(rw, "rw") || !strcmp(rw, "randrw");
 }
 
 static int parse_iodepth(const char *text, struct sp_run_plan *plan,
@@ -243,6 +256,21 @@ int sp_run_plan_from_cli(const struct sp_run_cli *cli,
 	plan->job_file = cli->job;
 	plan->out_dir = cli->out;
 	plan->json = cli->json;
+	for (i = 0; cli->verify && i < plan->n_rw; i++)
+		if (!rw_writes(plan->rw[i]) || !strcmp(plan->rw[i], "trimwrite"))
+			return sp_errf(err, errlen, -EINVAL, "--verify: --rw %s "
+				     "does not write; verify needs write, "
+				     "randwrite, rw or randrw", plan->rw[i]);
+	plan->verify = cli->verify;
+	if (cli->n_faults > SP_FAULT_MAX)
+		return sp_errf(err, errlen, -EINVAL, "--fault: at most %d",
+			       SP_FAULT_MAX);
+	ret = sp_run_faults_check(cli->faults, cli->n_faults, err, errlen);
+	if (ret)
+		return ret;
+	plan->n_faults = cli->n_faults;
+	memcpy(plan->faults, cli->faults, cli->n_faults * sizeof(cli->faults[0]));
+	plan->timeline = cli->timeline || plan->verify || plan->n_faults;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "common/opttab.h"
 #include "dm/dm_table.h"
+#include "harness/fault/fault.h"
 
 #define SP_RUN_MAX_LIST 16
 #define SP_RUN_ITEMLEN 32
@@ -30,6 +31,11 @@ struct sp_run_cli {
 	 * cases on, the topology each boot brings up, its unit, vCPUs */
 	const char *kernels, *topology, *unit;
 	int64_t lab_cpus;
+	int verify;		/* fio verify=crc32c on the writes */
+	int timeline;		/* sample a timeline without faults too */
+	/* --fault, repeatable: parsed by the CLI (sp_fault_parse) */
+	size_t n_faults;
+	struct sp_fault faults[SP_FAULT_MAX];
 };
 
 extern const struct sp_opt sp_run_cli_table[];
@@ -52,7 +58,19 @@ struct sp_run_plan {
 	const char *job_file;	/* NULL: the reference command line */
 	const char *out_dir;	/* NULL: results/<timestamp>-<topology> */
 	int json;
+	int verify;		/* fio checks what it wrote (crc32c) */
+	int timeline;		/* sample the case's timeline */
+	/* Every case goes through these, timed from its fio's start. */
+	size_t n_faults;
+	struct sp_fault faults[SP_FAULT_MAX];
 };
+
+/* fio counts errors and goes on (continue_on_error) rather than
+ * stopping at the first: whenever a run checks data or breaks paths. */
+static inline int sp_run_counts_errors(const struct sp_run_plan *plan)
+{
+	return plan->verify || plan->n_faults > 0;
+}
 
 /* One point of the matrix. */
 struct sp_run_case {

@@ -203,7 +203,8 @@ static void format_lists_the_settings(void **state)
 	assert_string_equal(out,
 		"read_delay_ns=1000000\nwrite_delay_ns=2000000\njitter_ns=3000\n"
 		"dist=normal\nseed=11\nwhen=before\npoll_max_ns=200000\n"
-		"service_ns=400000\nservers=2\n");
+		"service_ns=400000\nservers=2\n"
+		"error_rate=0\nerror_sense=medium\nhold=0\n");
 }
 
 static void assert_same_opts(const struct delay_opts *a,
@@ -219,6 +220,9 @@ static void assert_same_opts(const struct delay_opts *a,
 	assert_int_equal(a->servers, b->servers);
 	assert_int_equal(a->poll_max_ns, b->poll_max_ns);
 	assert_int_equal(a->stats_interval_ns, b->stats_interval_ns);
+	assert_true(a->error_rate == b->error_rate);
+	assert_int_equal(a->error_sense, b->error_sense);
+	assert_int_equal(a->hold, b->hold);
 	if (a->ctl || b->ctl) {
 		assert_non_null(a->ctl);
 		assert_non_null(b->ctl);
@@ -295,9 +299,10 @@ static void format_kv_refuses_what_it_cannot_say(void **state)
 
 static void help_names_every_option(void **state)
 {
-	char buf[2048];
+	char buf[4096];
 	static const char *const names[] = { "delay", "read_delay", "write_delay",
-		"jitter", "dist", "seed", "when", "poll_max", "stats_interval", "ctl" };
+		"jitter", "dist", "seed", "when", "poll_max", "stats_interval",
+		"error_rate", "error_sense", "hold", "ctl" };
 	size_t i;
 
 	(void)state;

@@ -7,6 +7,9 @@
 
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_chap.h"
+#include "common/file.h"
+#include "common/opttab.h"
+#include "tgt-backend/delay_opts.h"
 
 #define MAXC 512
 #define MAXE 64
@@ -36,6 +39,14 @@ struct mock {
 	unsigned int pid_port[64];
 	unsigned long long pid_netns[64], pid_start[64];
 	int pid_pgid[64];
+	int pid_stopped[64];		/* SIGSTOP until SIGCONT */
+	/* the delay store's ctl and stats, simulated with its own grammar
+	 * (delay_opts) when a test sets store_sim; ctl_rejects: lines the
+	 * store refused */
+	int store_sim, ctl_rejects;
+	const char *qtimeout;		/* dm_multipath's no-path timeout */
+	struct delay_opts store[MAXN + 1];
+	int store_set[MAXN + 1];
 	/* someone outside holds the map open (dev_users names them) */
 	int other_holders;
 	const char *dev_users_out;
@@ -200,7 +211,8 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 	    strstr(line, "--op delete --mode system"))
 		for (i = 0; i < M.npids; i++)
 			if (M.pid_port[i] == (unsigned int)atoi(argv[2]) &&
-			    !strcmp(M.pid_comm[i], "tgtd"))
+			    !strcmp(M.pid_comm[i], "tgtd") &&
+			    !M.pid_stopped[i])	/* a stopped one hears none */
 				M.pid_alive[i] = 0;
 	if (!strncmp(line, "rmdir ", 6) && !strncmp(argv[1], dir, strlen(dir)))
 		return rmdir(argv[1]) ? 1 : 0;
@@ -309,6 +321,13 @@ static int m_spawn(void *ctx, const char *const *argv, const char *log,
 
 static void m_signal(int i, int sig)
 {
+	if (sig == SIGSTOP || sig == SIGCONT) {
+		M.pid_stopped[i] = sig == SIGSTOP;
+		return;
+	}
+	/* a stopped process takes nothing but KILL until it continues */
+	if (M.pid_stopped[i] && sig != SIGKILL)
+		return;
 	if (sig == SIGTERM && M.pid_ignore_term[i])
 		return;
 	M.pid_alive[i] = 0;
@@ -389,13 +408,46 @@ static int m_dev_users(void *ctx, unsigned int major, unsigned int minor,
 	return 0;
 }
 
+/* N of DIR/ctl-N/NAME, or 0. */
+static unsigned int store_index(const char *path, const char *name)
+{
+	char fmt[96], tail[16] = "";
+	unsigned int n;
+
+	snprintf(fmt, sizeof(fmt), "%s/ctl-%%u/%%15s", dir);
+	if (sscanf(path, fmt, &n, tail) != 2 || strcmp(tail, name) || !n ||
+	    n > MAXN)
+		return 0;
+	return n;
+}
+
+static struct delay_opts *store_of(unsigned int n)
+{
+	if (!M.store_set[n]) {
+		delay_opts_defaults(&M.store[n]);
+		M.store_set[n] = 1;
+	}
+	return &M.store[n];
+}
+
 static int m_read_file(void *ctx, const char *path, char *buf, size_t len)
 {
 	char d, rest[64] = "";
+	unsigned int sn;
 
 	(void)ctx;
 	if (!strcmp(path, "/sys/devices/system/cpu/possible")) {
 		snprintf(buf, len, "0-3\n");
+		return 0;
+	}
+	if (M.qtimeout && !strcmp(path, SP_DM_QTIMEOUT_PARAM)) {
+		snprintf(buf, len, "%s", M.qtimeout);
+		return 0;
+	}
+	if (M.store_sim && (sn = store_index(path, "stats"))) {
+		int n = snprintf(buf, len, "tid=1\nlun=1\n");
+
+		delay_opts_format(store_of(sn), buf + n, len - (size_t)n);
 		return 0;
 	}
 	if (!strcmp(path, "/proc/net/unix")) {
@@ -419,6 +471,9 @@ static int m_read_file(void *ctx, const char *path, char *buf, size_t len)
 		snprintf(buf, len, "read_delay_ns=10000000\n");
 		return 0;
 	}
+	/* the state dir is a real one (journal, CHAP secret) */
+	if (!strncmp(path, dir, strlen(dir)) && !strstr(path, "/ctl-"))
+		return sp_file_read_prefix(path, buf, len);
 	if (sscanf(path, "/sys/block/sd%c/%63s", &d, rest) != 2)
 		return -ENOENT;
 	if (!strcmp(rest, "dev")) {
@@ -519,9 +574,20 @@ static int m_unlink(void *ctx, const char *path)
 
 static int m_write_file(void *ctx, const char *path, const char *text)
 {
+	unsigned int sn;
+
 	(void)ctx;
 	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "write %s %s", path,
 		 text);
+	if (M.store_sim && (sn = store_index(path, "ctl"))) {
+		char line[512], err[SP_OPT_ERRLEN];
+
+		snprintf(line, sizeof(line), "%s", text);
+		line[strcspn(line, "\n")] = '\0';
+		if (delay_opts_parse(store_of(sn), line, DELAY_OPTS_RUNTIME, err,
+				     sizeof(err)))
+			M.ctl_rejects++;
+	}
 	return 0;
 }
 

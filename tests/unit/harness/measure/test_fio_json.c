@@ -119,6 +119,36 @@ static void job_error_after_warning_lines(void **state)
 	sp_fio_result_free(&r);
 }
 
+/* continue_on_error: the count and the first errno in the JSON, which
+ * blocks failed to verify only on stderr */
+static void counted_errors_and_verify_failures(void **state)
+{
+	const char *src = getenv("SRCDIR");
+	struct sp_fio_result r;
+	char path[1024], *text = NULL;
+
+	(void)state;
+	assert_int_equal(load("verify-errors.json", &r), 0);
+	assert_true(r.jobs[0].has_total_err);
+	assert_int_equal(r.total.total_err, 2);
+	assert_int_equal(r.total.first_error, 84);
+	assert_int_equal(r.total.error, 84);
+	sp_fio_result_free(&r);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/fio/verify-errors.stderr",
+		 src ? src : ".");
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL), 0);
+	assert_int_equal(sp_fio_verify_errors(text), 2);
+	free(text);
+	assert_int_equal(sp_fio_verify_errors("verify: bad magic header 0, "
+					      "wanted acca\nfio: io_u error\n"
+					      "verify: bad header offset 1\n"), 2);
+	assert_int_equal(sp_fio_verify_errors(""), 0);
+	/* without continue_on_error fio prints no count */
+	assert_int_equal(load("randread-psync-1job.json", &r), 0);
+	assert_false(r.total.has_total_err);
+	sp_fio_result_free(&r);
+}
+
 static void bad_inputs_say_why_once(void **state)
 {
 	struct sp_fio_result r;
@@ -204,6 +234,7 @@ int main(void)
 		cmocka_unit_test_setup(group_reporting_percentiles_are_exact, setup),
 		cmocka_unit_test_setup(job_error_after_warning_lines, setup),
 		cmocka_unit_test_setup(bad_inputs_say_why_once, setup),
+		cmocka_unit_test_setup(counted_errors_and_verify_failures, setup),
 		cmocka_unit_test_setup(disk_util_of_dm_and_slaves, setup),
 		cmocka_unit_test_setup(crosscheck_against_diskstats, setup),
 		cmocka_unit_test_setup(disk_util_tolerance_follows_runtime, setup),
