@@ -9,6 +9,7 @@
 #include "harness/bringup/lock.h"
 #include "harness/bringup/calib.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/lab_cli.h"
 #include "harness/fault/fault.h"
 
 #include <errno.h>
@@ -212,6 +213,24 @@ int cmd_up(int argc, char **argv)
 		return sp_exit_from_errno(ret) == SP_EXIT_ENV ? SP_EXIT_USAGE
 							      : exit_code(ret);
 	}
+	if (cli.scale & (cli.scale - 1)) {
+		sp_err("up: --scale %lld is not a power of two (1, 2, 4, ...)",
+		       (long long)cli.scale);
+		return SP_EXIT_USAGE;
+	}
+	if (cli.serial_base_ns && !topo.servers) {
+		sp_err("up: --serial-base is for topologies with servers; %s has "
+		       "none", topo.file);
+		return SP_EXIT_USAGE;
+	}
+	if (cli.calibrate && cli.serial_base_ns > cli.calib_base_ns) {
+		sp_err("up: --serial-base %lldns is more than --calibrate-base "
+		       "%lldns, the whole base", (long long)cli.serial_base_ns,
+		       (long long)cli.calib_base_ns);
+		return SP_EXIT_USAGE;
+	}
+	if (sp_cli_args_only)
+		return SP_EXIT_OK;
 	if (geteuid() != 0) {
 		sp_err("up: needs root (namespaces, tgtd, iSCSI, device-mapper)");
 		return SP_EXIT_ENV;
@@ -238,23 +257,7 @@ int cmd_up(int argc, char **argv)
 		o.has_mech = 1;
 		o.mech = (enum sp_mech)(cli.mechanism - 1);
 	}
-	if (cli.scale & (cli.scale - 1)) {
-		sp_err("up: --scale %lld is not a power of two (1, 2, 4, ...)",
-		       (long long)cli.scale);
-		return SP_EXIT_USAGE;
-	}
 	o.scale = (uint64_t)cli.scale;
-	if (cli.serial_base_ns && !topo.servers) {
-		sp_err("up: --serial-base is for topologies with servers; %s has "
-		       "none", topo.file);
-		return SP_EXIT_USAGE;
-	}
-	if (cli.calibrate && cli.serial_base_ns > cli.calib_base_ns) {
-		sp_err("up: --serial-base %lldns is more than --calibrate-base "
-		       "%lldns, the whole base", (long long)cli.serial_base_ns,
-		       (long long)cli.calib_base_ns);
-		return SP_EXIT_USAGE;
-	}
 	o.serial_base_ns = cli.serial_base_ns;
 	o.unit_ns = cli.unit_ns;
 	if (!o.unit_ns && getenv("SLOWPATH_IN_LAB") && topo.lab_unit_ns > 0)

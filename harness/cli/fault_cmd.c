@@ -10,6 +10,7 @@
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/lab_cli.h"
 #include "harness/fault/fault.h"
 
 #include <errno.h>
@@ -224,6 +225,8 @@ int cmd_fault(int argc, char **argv)
 		sp_err("fault: %s", err);
 		return SP_EXIT_USAGE;
 	}
+	if (sp_cli_args_only)
+		return SP_EXIT_OK;
 	if (f.how == SP_FAULT_FLAP && cli.for_ == NULL)
 		sp_info("fault: no --for: the link stays down until restored "
 			"(only --for toggles it)");

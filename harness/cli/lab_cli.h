@@ -48,7 +48,14 @@ int lab_guest_info(void);
  * the running lab (or says how to start one). 1 with *code when it
  * dealt with the command, 0 when it should run here. argv[0] is the
  * command's name. */
-int sp_cli_lab_forward(int argc, char **argv, int *code);
+int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
+		       int *code);
+
+/* Set while a command runs only to check its arguments (no lab, no
+ * kernel stack: bad input must still be exit 1, not "start a lab"):
+ * the commands the forwarding table marks args_checked return
+ * SP_EXIT_OK right after parsing when it is set. */
+extern int sp_cli_args_only;
 
 /* Runs argv (argv[0] is a command of ours) in the running lab from the
  * current directory; new files under the sync folders come back. An

@@ -29,19 +29,27 @@ static const struct forwarded {
 	const char *default_out;
 	/* doctor runs here; `doctor --guest` runs in the lab */
 	const char *only_with;
+	/* `selector build` runs here: it builds against a lab kernel's
+	 * tree on the host */
+	const char *not_first;
+	/* honours sp_cli_args_only: with no lab, bad arguments are still
+	 * refused as such (exit 1) before "start a lab" */
+	int args_checked;
 } forwarded[] = {
-	{ "up", NULL, NULL, NULL },
-	{ "down", NULL, NULL, NULL },
-	{ "status", NULL, NULL, NULL },
-	{ "selector", NULL, NULL, NULL },
-	{ "delay", NULL, NULL, NULL },
-	{ "run", "--out", "results", NULL },
-	{ "reproduce", "--out", "build/reproduce", NULL },
-	{ "netem", NULL, NULL, NULL },
-	{ "fault", NULL, NULL, NULL },
-	{ "doctor", NULL, NULL, "--guest" },
-	{ NULL, NULL, NULL, NULL },
+	{ "up", NULL, NULL, NULL, NULL, 1 },
+	{ "down", NULL, NULL, NULL, NULL, 0 },
+	{ "status", NULL, NULL, NULL, NULL, 0 },
+	{ "selector", NULL, NULL, NULL, "build", 0 },
+	{ "delay", NULL, NULL, NULL, NULL, 0 },
+	{ "run", "--out", "results", NULL, NULL, 1 },
+	{ "reproduce", "--out", "build/reproduce", NULL, NULL, 0 },
+	{ "netem", NULL, NULL, NULL, NULL, 0 },
+	{ "fault", NULL, NULL, NULL, NULL, 1 },
+	{ "doctor", NULL, NULL, "--guest", NULL, 0 },
+	{ NULL, NULL, NULL, NULL, NULL, 0 },
 };
+
+int sp_cli_args_only;
 
 static const struct forwarded *find_forwarded(const char *name)
 {
@@ -199,7 +207,8 @@ int lab_forward_run(char **argv, char *const *sync)
 	return code;
 }
 
-int sp_cli_lab_forward(int argc, char **argv, int *code)
+int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
+		       int *code)
 {
 	const struct forwarded *f = find_forwarded(argv[0]);
 	struct sp_lab_run r;
@@ -212,6 +221,8 @@ int sp_cli_lab_forward(int argc, char **argv, int *code)
 	if (!f || getenv("SLOWPATH_IN_LAB"))
 		return 0;
 	if (has_arg(argc, argv, "--help") || has_arg(argc, argv, "-h"))
+		return 0;
+	if (f->not_first && argc > 1 && !strcmp(argv[1], f->not_first))
 		return 0;
 	/* run --kernels boots a lab per kernel from here itself */
 	if (!strcmp(f->name, "run") && (has_arg(argc, argv, "--kernels") ||
@@ -226,6 +237,13 @@ int sp_cli_lab_forward(int argc, char **argv, int *code)
 	}
 	switch (sp_lab_probe(&r, &info)) {
 	case SP_LAB_NONE:
+		if (f->args_checked && run) {
+			sp_cli_args_only = 1;
+			*code = run(argc, argv);
+			sp_cli_args_only = 0;
+			if (*code != SP_EXIT_OK)
+				return 1;
+		}
 		if (f->only_with)
 			sp_err("%s %s: no lab is running; start one first: "
 			       "slowpath lab start", argv[0], f->only_with);

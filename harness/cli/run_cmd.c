@@ -10,6 +10,7 @@
 #include "dm/selector.h"
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/lab_cli.h"
 #include "harness/cli/run_kernels.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
@@ -350,6 +351,10 @@ int cmd_run(int argc, char **argv)
 			sp_err("run: --job %s: %s", plan.job_file, strerror(-ret));
 			return SP_EXIT_USAGE;
 		}
+	}
+	if (sp_cli_args_only) {
+		free(job_text);
+		return SP_EXIT_OK;
 	}
 	if (geteuid() != 0) {
 		sp_err("run: needs root (device-mapper reloads, direct I/O on "

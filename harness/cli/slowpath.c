@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 			continue;
 		/* the kernel-stack commands run in the lab when it is here
 		 * and the kernel stack is not */
-		if (sp_cli_lab_forward(argc - 1, argv + 1, &code))
+		if (sp_cli_lab_forward(argc - 1, argv + 1, cmd->run, &code))
 			return code;
 		return cmd->run(argc - 1, argv + 1);
 	}
