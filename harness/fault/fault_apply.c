@@ -165,19 +165,23 @@ static int slowed(const struct sp_state_path *p, double factor,
 	const double max = (double)SP_DELAY_MAX_NS;
 	double rd = (double)p->read_ns * factor, wr = (double)p->write_ns * factor;
 	double ne = (double)p->netem_ns * factor;
+	/* a serial path's delay is mostly its service */
+	double sv = p->servers ? (double)p->service_ns * factor : 0;
 
 	*out = *p;
-	if (!p->read_ns && !p->write_ns && !p->netem_ns)
+	if (!p->read_ns && !p->write_ns && !p->netem_ns && !sv)
 		return sp_errf(err, errlen, -EINVAL, "path %s has no delay to "
 			       "multiply", p->label);
 	if (rd + (double)p->jitter_ns > max || wr + (double)p->jitter_ns > max ||
-	    ne + (double)p->netem_jitter_ns > max)
+	    ne + (double)p->netem_jitter_ns > max || sv > max)
 		return sp_errf(err, errlen, -ERANGE, "path %s: its delay x %g "
 			       "is over 60s, the most one command may be held",
 			       p->label, factor);
 	out->read_ns = (int64_t)rd;
 	out->write_ns = (int64_t)wr;
 	out->netem_ns = (int64_t)ne;
+	if (p->servers)
+		out->service_ns = (int64_t)sv;
 	return 0;
 }
 

@@ -265,6 +265,14 @@ static void slow_multiplies_the_delay_and_restore_puts_it_back(void **state)
 	assert_int_equal(apply("path=c how=slow factor=100000", err,
 			       sizeof(err)), -ERANGE);
 	assert_int_equal(M.ncmds, 0);
+	/* a serial path (servers = 1): its delay is its service */
+	st.paths[1].read_ns = st.paths[1].write_ns = 0;
+	st.paths[1].servers = 1;
+	st.paths[1].service_ns = 2000000;
+	assert_int_equal(apply("path=b how=slow factor=10", err, sizeof(err)),
+			 0);
+	assert_int_equal(M.store[2].service_ns, 20000000);
+	assert_int_equal(M.store[2].read_delay_ns, 0);
 	st.paths[0].read_ns = st.paths[0].write_ns = 0;
 	assert_int_equal(apply("path=a how=slow", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no delay"));
