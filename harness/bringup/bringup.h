@@ -216,6 +216,11 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 			 const struct sp_dm_selector *sel);
 
 /* Live changes to a running topology; both record the change. */
+/* One journal line appended (synced), then the journal compacted when
+ * it has grown past SP_STATE_COMPACT_AT; err says what failed. */
+int sp_bringup_record(const char *dir, const char *line, char *err,
+		      size_t errlen);
+
 int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 			    struct sp_state *st,
 			    const struct sp_dm_selector *sel,

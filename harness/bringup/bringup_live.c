@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 
-static int record(const char *dir, const char *line, char *err,
-		  size_t errlen)
+int sp_bringup_record(const char *dir, const char *line, char *err,
+		      size_t errlen)
 {
 	int fd, ret = sp_state_open_append(dir, &fd);
 
@@ -197,7 +197,7 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 		return ret;
 	st->sel = *sel;
 	sp_state_fmt_selector(sel, line, sizeof(line));
-	return record(state_dir, line, err, errlen);
+	return sp_bringup_record(state_dir, line, err, errlen);
 }
 
 int sp_bringup_store_ctl(const struct sp_sys_ops *ops,
@@ -345,5 +345,5 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 		return ret;
 	*p = next;
 	sp_state_fmt_delay(p, line, sizeof(line));
-	return record(state_dir, line, err, errlen);
+	return sp_bringup_record(state_dir, line, err, errlen);
 }

@@ -21,20 +21,6 @@
  * covers a TCG guest's slowest */
 #define RUNNING_WAIT_MS 60000
 
-static int record(const char *dir, const char *line, char *err,
-		  size_t errlen)
-{
-	int fd, ret = sp_state_open_append(dir, &fd);
-
-	if (ret)
-		return sp_errf(err, errlen, ret, "cannot open the state in %s: "
-			       "%s", dir, strerror(-ret));
-	ret = sp_state_append(fd, line);
-	close(fd);
-	return ret ? sp_errf(err, errlen, ret, "cannot record the fault: %s",
-			     strerror(-ret)) : 0;
-}
-
 static int record_fault(const char *dir, struct sp_state_path *p,
 			const char *how, const char *spec, char *err,
 			size_t errlen)
@@ -45,7 +31,7 @@ static int record_fault(const char *dir, struct sp_state_path *p,
 	if (ret)
 		return sp_errf(err, errlen, ret, "path %s: fault '%s' does not "
 			       "fit the journal", p->label, spec ? spec : "");
-	ret = record(dir, line, err, errlen);
+	ret = sp_bringup_record(dir, line, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(p->fault_how, sizeof(p->fault_how), "%s", how ? how : "");

@@ -190,8 +190,8 @@ int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n)
 	return ret ? ret : ferror(out) ? -EIO : 0;
 }
 
-static FILE *open_in(const char *dir, const char *prefix, const char *name,
-		     const char *suffix)
+FILE *sp_plot_open_in(const char *dir, const char *prefix, const char *name,
+		      const char *suffix)
 {
 	char path[4096];
 	FILE *f;
@@ -204,7 +204,7 @@ static FILE *open_in(const char *dir, const char *prefix, const char *name,
 	return f;
 }
 
-static int close_out(FILE *f, int ret)
+int sp_plot_close_out(FILE *f, int ret)
 {
 	if (fclose(f) && !ret)
 		ret = -EIO;
@@ -239,22 +239,22 @@ int sp_plot_run(const char *dir, const struct sp_case_result *cases,
 	}
 	for (i = 0; i < np && !ret; i++) {
 		ret = sp_plot_share_name(&pairs[i], name, sizeof(name));
-		if (!ret && !(f = open_in(dir, "share-", name, ".dat")))
+		if (!ret && !(f = sp_plot_open_in(dir, "share-", name, ".dat")))
 			ret = -EIO;
 		if (!ret)
-			ret = close_out(f, sp_plot_shares_data(f, &pairs[i]));
+			ret = sp_plot_close_out(f, sp_plot_shares_data(f, &pairs[i]));
 		if (ret || !sp_pair_first_of_series(pairs, i))
 			continue;
 		ret = sp_plot_latency_name(&pairs[i], name, sizeof(name));
-		if (!ret && !(f = open_in(dir, "latency-", name, ".dat")))
+		if (!ret && !(f = sp_plot_open_in(dir, "latency-", name, ".dat")))
 			ret = -EIO;
 		if (!ret)
-			ret = close_out(f, sp_plot_latency_data(f, pairs, np, i));
+			ret = sp_plot_close_out(f, sp_plot_latency_data(f, pairs, np, i));
 	}
-	if (!ret && !(f = open_in(dir, "plots", "", ".gp")))
+	if (!ret && !(f = sp_plot_open_in(dir, "plots", "", ".gp")))
 		ret = -EIO;
 	if (!ret)
-		ret = close_out(f, sp_plot_script(f, pairs, np));
+		ret = sp_plot_close_out(f, sp_plot_script(f, pairs, np));
 	if (!ret)
 		ret = ops->run(dir, "plots.gp", ops->ctx);
 	free(pairs);

@@ -39,6 +39,13 @@ int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n);
 /* prefix s suffix as one single-quoted gnuplot string: '' for a quote,
  * control characters and backquotes dropped to '_'. Everything a case
  * file says reaches a script only through this. */
+/* DIR/PREFIX NAME SUFFIX opened for writing through the output-folder
+ * rules (sp_outdir_fopen), or NULL after one error line naming it. */
+FILE *sp_plot_open_in(const char *dir, const char *prefix, const char *name,
+		      const char *suffix);
+/* fclose(f); ret, or -EIO when ret was 0 and the close failed. */
+int sp_plot_close_out(FILE *f, int ret);
+
 void sp_plot_quote(FILE *out, const char *prefix, const char *s,
 		   const char *suffix);
 

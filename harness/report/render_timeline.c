@@ -214,26 +214,6 @@ int sp_plot_timeline_script(FILE *out, const struct sp_case_result *c,
 	return ferror(out) ? -EIO : 0;
 }
 
-static FILE *open_in(const char *dir, const char *name)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = sp_outdir_fopen(path);
-	if (!f)
-		sp_err("%s: %s", path, errno == ELOOP ? "is a symbolic link, "
-		       "not written through" : strerror(errno));
-	return f;
-}
-
-static int close_out(FILE *f, int ret)
-{
-	if (fclose(f) && !ret)
-		ret = -EIO;
-	return ret;
-}
-
 int sp_render_timelines(FILE *out, const char *run_dir,
 			const struct sp_case_result *cases, size_t n,
 			const char *plot_dir, const struct sp_plot_ops *ops,
@@ -270,8 +250,8 @@ int sp_render_timelines(FILE *out, const char *run_dir,
 						      err, sizeof(err));
 				if (ret)
 					sp_err("%s", err);
-				else if (!(script = open_in(plot_dir,
-							    "timelines.gp")))
+				else if (!(script = sp_plot_open_in(plot_dir, "",
+							    "timelines.gp", "")))
 					ret = -EIO;
 				else
 					fputs("# written by slowpath report; "
@@ -283,10 +263,10 @@ int sp_render_timelines(FILE *out, const char *run_dir,
 			}
 			sp_case_stem(c, stem, sizeof(stem));
 			snprintf(name, sizeof(name), "timeline-%s.dat", stem);
-			if (!ret && !(f = open_in(plot_dir, name)))
+			if (!ret && !(f = sp_plot_open_in(plot_dir, "", name, "")))
 				ret = -EIO;
 			if (!ret)
-				ret = close_out(f, sp_plot_timeline_data(f, &tl));
+				ret = sp_plot_close_out(f, sp_plot_timeline_data(f, &tl));
 			if (!ret)
 				ret = sp_plot_timeline_script(script, c, &tl);
 			plots++;
@@ -296,7 +276,7 @@ int sp_render_timelines(FILE *out, const char *run_dir,
 	}
 	if (script) {
 		fputs("set output\n", script);
-		ret = close_out(script, ret);
+		ret = sp_plot_close_out(script, ret);
 	}
 	if (!ret && plots)
 		ret = ops->run(plot_dir, "timelines.gp", ops->ctx);
