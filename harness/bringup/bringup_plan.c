@@ -42,6 +42,30 @@ static void iqn_safe(const char *in, char *out, size_t len)
 
 /* k times every delay, each part within the 60 s one command may be
  * held (the store's read/write plus the wire's, jitter included). */
+/* The serial base joins every serial path's service before k, so the
+ * 60 s bound is checked once, on the sum, by scale_delays (and here
+ * when nothing is scaled). */
+static int add_serial_base(const struct sp_topo *t, int64_t serial_base_ns,
+			   struct sp_topo_resolved_path *rp, char *err,
+			   size_t errlen)
+{
+	size_t i;
+
+	if (serial_base_ns < 0)
+		return sp_errf(err, errlen, -EINVAL, "a serial base cannot be "
+			     "negative");
+	for (i = 0; i < t->npaths; i++) {
+		if (!rp[i].servers)
+			continue;
+		rp[i].backend_service_ns += serial_base_ns;
+		if (rp[i].backend_service_ns > SP_DELAY_MAX_NS)
+			return sp_errf(err, errlen, -ERANGE, "path %s: service "
+				     "plus serial base is over 60s, the most "
+				     "one command may be held", rp[i].label);
+	}
+	return 0;
+}
+
 static int scale_delays(const struct sp_topo *t, uint64_t k,
 			struct sp_topo_resolved_path *rp, char *err,
 			size_t errlen)
@@ -116,6 +140,8 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 			t.paths[i].mech = o->mech;
 	ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
 	if (!ret)
+		ret = add_serial_base(&t, o->serial_base_ns, rp, err, errlen);
+	if (!ret)
 		ret = scale_delays(&t, o->scale, rp, err, errlen);
 	if (ret)
 		return ret;
@@ -187,8 +213,6 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		p->relative_throughput = r->relative_throughput;
 		p->servers = r->servers;
 		p->service_ns = r->backend_service_ns;
-		if (p->servers)
-			p->service_ns += o->serial_base_ns * (int64_t)st->scale;
 		p->cpumask = r->cpumask;
 	}
 	return 0;

@@ -80,6 +80,19 @@ static void serial_paths_plan_service_and_bsopts(void **state)
 					   sizeof(bs)), 0);
 	assert_non_null(strstr(bs, "service=4400us"));
 	assert_null(strstr(bs, "servers="));	/* 1 is the store's default */
+	/* a hostile serial base: the sum is bounded before anything runs,
+	 * scaled or not */
+	o.serial_base_ns = 60000000000LL;	/* + path c's 1ms */
+	o.scale = 1;
+	assert_int_equal(sp_bringup_plan(&t, &o, &st, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "serial base"));
+	o.serial_base_ns = 1000000000LL;
+	o.scale = 64;
+	assert_int_equal(sp_bringup_plan(&t, &o, &st, err, sizeof(err)),
+			 -ERANGE);
+	o.serial_base_ns = 100000;
+	o.scale = 4;
 	/* overlapping paths: no serial stage, whatever the serial base */
 	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.paths[2].servers, 0);
