@@ -207,6 +207,9 @@ int repro_run_cases(const struct repro_cli *cli, const char *rw,
 	run[n++] = "--selectors"; run[n++] = "st,hst";
 	run[n++] = "--rw"; run[n++] = rw;
 	run[n++] = "--iodepth"; run[n++] = qds;
+	/* the 10 Hz per-path counts give the shares' standard error by
+	 * batch means: path choices are not independent draws */
+	run[n++] = "--timeline";
 	if (!cli->full) {
 		run[n++] = "--runtime"; run[n++] = runtime;
 	}
