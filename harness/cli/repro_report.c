@@ -46,7 +46,6 @@ struct tally {
 static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 {
 	const struct sp_case_env *e = &c->env;
-	uint64_t ios[SP_CASE_MAX_PATHS];
 	double worst = 0, se;
 	char why[256];
 	size_t i;
@@ -54,12 +53,10 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 
 	if (!e->recorded)
 		return 0;
-	for (i = 0; i < c->n_paths; i++) {
-		ios[i] = c->path[i].v[SP_DS_READS] + c->path[i].v[SP_DS_WRITES];
+	for (i = 0; i < c->n_paths; i++)
 		if (e->has_resid[i] && fabs(e->resid[i]) > fabs(worst))
 			worst = e->resid[i];
-	}
-	se = sp_share_se(ios, c->n_paths, NULL);
+	se = sp_case_share_se(c, NULL);
 	flagged = sp_case_env_flagged(e, c->n_paths, why, sizeof(why));
 	fprintf(md, "\n%s ran under: k=%llu, CPU ", name,
 		(unsigned long long)e->scale);
@@ -68,8 +65,9 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 	else
 		fprintf(md, "%.0f%%", 100 * e->cpu_util);
 	fprintf(md, ", %s, HST %s, calibration residual up to %+.1f%%, "
-		"shares' standard error up to %.2f pp%s", e->mode, e->hst,
-		100 * worst, 100 * se, se > SP_ENV_SHARE_SE_MAX ?
+		"shares' standard error up to %.2f pp (%s)%s", e->mode, e->hst,
+		100 * worst, 100 * se, e->se_batches ? "batch means" : "binomial",
+		se > SP_ENV_SHARE_SE_MAX ?
 		" (over 0.5 pp: a longer --runtime would narrow it)" : "");
 	if (flagged)
 		fprintf(md, "; **lab-shaped**: %s", why);

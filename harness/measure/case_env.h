@@ -20,6 +20,10 @@
 #define SP_ENV_RESID_MAX 0.03
 /* The largest standard error of a path's share a report trusts. */
 #define SP_ENV_SHARE_SE_MAX 0.005
+/* Batches of a timeline for the batch-means standard error: each
+ * holds a tenth of the run, long beside HST's memory of a path's
+ * service (its average weighs a new sample by 1/20). */
+#define SP_ENV_SE_BATCHES 10
 
 struct sp_case_env {
 	int recorded;		/* 0: a case file from before these fields */
@@ -30,6 +34,11 @@ struct sp_case_env {
 	char kernel[64];	/* uname -r */
 	int has_resid[SP_ENV_MAX_PATHS];
 	double resid[SP_ENV_MAX_PATHS];	/* measured / target - 1 */
+	/* The shares' standard error by batch means over the case's
+	 * timeline (SP_ENV_SE_BATCHES batches); filled when a run folder
+	 * is loaded and the case has a timeline, never saved. 0: none. */
+	int se_batches;
+	double se_batch[SP_ENV_MAX_PATHS];
 };
 
 /* The aggregate "cpu " line of /proc/stat. */

@@ -5,6 +5,7 @@
 #include "dm/selector.h"
 #include "common/name.h"
 #include "common/outdir.h"
+#include "harness/measure/timeline.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -486,6 +487,60 @@ static int is_case_file(const struct dirent *e)
 	       !strcmp(e->d_name + len - 5, ".json");
 }
 
+double sp_case_share_se(const struct sp_case_result *c, double *se)
+{
+	uint64_t ios[SP_CASE_MAX_PATHS];
+	double worst = 0;
+	size_t p;
+
+	if (c->env.se_batches) {
+		for (p = 0; p < c->n_paths && p < SP_ENV_MAX_PATHS; p++) {
+			if (se)
+				se[p] = c->env.se_batch[p];
+			worst = c->env.se_batch[p] > worst ? c->env.se_batch[p]
+							   : worst;
+		}
+		return worst;
+	}
+	for (p = 0; p < c->n_paths; p++)
+		ios[p] = c->path[p].v[SP_DS_READS] + c->path[p].v[SP_DS_WRITES];
+	return sp_share_se(ios, c->n_paths, se);
+}
+
+/* The batch-means standard error from DIR/cases/<stem>.timeline.tsv.
+ * A case is worth reading without it: a missing or broken timeline
+ * leaves the binomial one. */
+static void read_batch_se(const char *sub, struct sp_case_result *c)
+{
+	char stem[256], path[4608], *text = NULL;
+	double se[SP_TL_MAX_DEVS], worst;
+	struct sp_timeline tl;
+	size_t p, d;
+
+	if (!c->faults.timeline || sp_case_stem(c, stem, sizeof(stem)))
+		return;
+	snprintf(path, sizeof(path), "%s/%s.timeline.tsv", sub, stem);
+	if (sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL))
+		return;
+	memset(&tl, 0, sizeof(tl));
+	if (!sp_tl_parse_tsv(text, path, &tl) && tl.n_devs > 1 &&
+	    !sp_tl_share_se(&tl, tl.n_devs - 1, SP_ENV_SE_BATCHES, se, &worst)) {
+		/* the timeline's paths by name: its order is its own */
+		for (p = 0; p < c->n_paths && p < SP_ENV_MAX_PATHS; p++) {
+			for (d = 0; d + 1 < tl.n_devs; d++)
+				if (!strcmp(tl.dev[d], c->path[p].name))
+					break;
+			if (d + 1 == tl.n_devs)
+				break;
+			c->env.se_batch[p] = se[d];
+		}
+		if (p == c->n_paths)
+			c->env.se_batches = SP_ENV_SE_BATCHES;
+	}
+	sp_tl_free(&tl);
+	free(text);
+}
+
 int sp_case_load_dir(const char *dir, struct sp_case_result **cases,
 		     size_t *n)
 {
@@ -520,6 +575,8 @@ int sp_case_load_dir(const char *dir, struct sp_case_result **cases,
 				ret = sp_case_from_json(text, path, &(*cases)[*n]);
 				free(text);
 			}
+			if (!ret)
+				read_batch_se(sub, &(*cases)[*n]);
 			if (!ret)
 				(*n)++;
 		}

@@ -49,6 +49,11 @@ void sp_case_bs_text(uint64_t bytes, char *buf, size_t len);
 /* "<topology>-<rw>-<bs>-qd<N>[-j<J>]-<selector short>" */
 int sp_case_stem(const struct sp_case_result *c, char *buf, size_t len);
 
+/* The standard error of each of c's shares (se may be NULL) and the
+ * largest: by batch means when the case's timeline was read
+ * (c->env.se_batches), else binomial from its I/O counts. */
+double sp_case_share_se(const struct sp_case_result *c, double *se);
+
 /* The glue `run` needs: c has topology..numjobs, n_paths, path[].name,
  * slow[] and (if has_map) map.name filled in; this takes both
  * /proc/diskstats texts and fio's stdout and fills in the rest. */

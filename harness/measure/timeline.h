@@ -137,6 +137,18 @@ struct sp_tl_stall {
 void sp_tl_stall(const struct sp_timeline *tl, size_t dev, int64_t from_ms,
 		 int64_t to_ms, struct sp_tl_stall *out);
 
+/* The standard error of each path's share of the completed I/O, by
+ * batch means: the run cut into `batches` stretches of equal ticks,
+ * var(p_i) = B/(B-1) x sum over b of (c_bi - p_i n_b)^2 / N^2 (c_bi the
+ * path's completions in batch b, n_b all paths', N the total). A
+ * selector's choices follow each other (round-robin's exactly), so the
+ * binomial sqrt(p (1 - p) / N) says little about them. se[0..n_paths)
+ * (may be NULL) and *worst, the largest. -ENODATA with fewer ticks than
+ * batches + 1 or no completions; -EINVAL for fewer than 2 batches or
+ * more paths than devices; -ERANGE when a counter went backwards. */
+int sp_tl_share_se(const struct sp_timeline *tl, size_t n_paths,
+		   size_t batches, double *se, double *worst);
+
 /* What the map did about one fault: from an APPLIED event to the first
  * tick with the path failed in the map's status before the fault was
  * undone (the end of its RESTORED event; -1: not failed by then), from

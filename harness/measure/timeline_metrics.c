@@ -5,6 +5,7 @@
 #include "harness/measure/timeline.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,4 +189,65 @@ void sp_tl_fault_metrics(const struct sp_timeline *tl,
 				    &m->stall);
 		(*n)++;
 	}
+}
+
+int sp_tl_share_se(const struct sp_timeline *tl, size_t n_paths,
+		   size_t batches, double *se, double *worst)
+{
+	uint64_t (*cum)[SP_TL_MAX_DEVS] = NULL;
+	double total = 0, path_total[SP_TL_MAX_DEVS] = { 0 }, w = 0;
+	size_t n_ticks = 0, i = 0, d, b;
+	struct tick t;
+	int ret = 0;
+
+	*worst = 0;
+	if (batches < 2 || !n_paths || n_paths > tl->n_devs)
+		return -EINVAL;
+	for (size_t k = 0; next_tick(tl, &k, &t);)
+		n_ticks++;
+	cum = calloc(n_ticks ? n_ticks : 1, sizeof(*cum));
+	if (!cum)
+		return -ENOMEM;
+	/* only ticks that sampled every path: a batch's counts must be
+	 * of the same stretch on each */
+	n_ticks = 0;
+	while (next_tick(tl, &i, &t)) {
+		for (d = 0; d < n_paths && t.dev[d]; d++)
+			cum[n_ticks][d] = t.dev[d]->ios;
+		if (d < n_paths)
+			continue;
+		for (d = 0; n_ticks && d < n_paths; d++)
+			if (cum[n_ticks][d] < cum[n_ticks - 1][d])
+				ret = -ERANGE;
+		n_ticks++;
+	}
+	if (!ret && n_ticks < batches + 1)
+		ret = -ENODATA;
+	for (d = 0; !ret && d < n_paths; d++) {
+		path_total[d] = (double)(cum[n_ticks - 1][d] - cum[0][d]);
+		total += path_total[d];
+	}
+	if (!ret && total <= 0)
+		ret = -ENODATA;
+	for (d = 0; !ret && d < n_paths; d++) {
+		double p = path_total[d] / total, sum2 = 0, s;
+
+		for (b = 0; b < batches; b++) {
+			size_t from = b * (n_ticks - 1) / batches;
+			size_t to = (b + 1) * (n_ticks - 1) / batches;
+			double c = (double)(cum[to][d] - cum[from][d]), n = 0;
+
+			for (size_t e = 0; e < n_paths; e++)
+				n += (double)(cum[to][e] - cum[from][e]);
+			sum2 += (c - p * n) * (c - p * n);
+		}
+		s = sqrt((double)batches / (double)(batches - 1) * sum2) / total;
+		if (se)
+			se[d] = s;
+		w = fmax(w, s);
+	}
+	free(cum);
+	if (!ret)
+		*worst = w;
+	return ret;
 }

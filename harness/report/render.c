@@ -108,17 +108,6 @@ static void path_cols(struct sp_table *t, int with_key)
 	}
 }
 
-/* The per-path standard errors of a case's shares, in its direction. */
-static double case_share_se(const struct sp_case_result *c, double *se)
-{
-	uint64_t ios[SP_CASE_MAX_PATHS];
-	size_t p;
-
-	for (p = 0; p < c->n_paths; p++)
-		ios[p] = c->path[p].v[SP_DS_READS] + c->path[p].v[SP_DS_WRITES];
-	return sp_share_se(ios, c->n_paths, se);
-}
-
 static size_t env_cells(const struct sp_case_result *c, size_t p,
 			const char **cells, cellbuf *b, size_t k)
 {
@@ -127,7 +116,7 @@ static size_t env_cells(const struct sp_case_result *c, size_t p,
 	static char why[SP_TABLE_MAX_COLS][160];
 	int is_map = p >= c->n_paths;
 
-	case_share_se(c, se);
+	sp_case_share_se(c, se);
 	cells[k] = fmt_cell(b[k], "%llu", (unsigned long long)e->scale);
 	k++;
 	cells[k] = e->cpu_util < 0 ? "" : fmt_cell(b[k], "%.3f", e->cpu_util);
@@ -236,8 +225,10 @@ static void env_lines(FILE *out, enum sp_format fmt,
 	else
 		fprintf(out, "%.0f%% busy", 100 * e->cpu_util);
 	fprintf(out, ", %s, HST %s, kernel %s; shares' standard error up to "
-		"%.2f pp\n", e->mode[0] ? e->mode : "?", e->hst[0] ? e->hst : "?",
-		e->kernel[0] ? e->kernel : "?", 100 * case_share_se(c, NULL));
+		"%.2f pp (%s)\n", e->mode[0] ? e->mode : "?",
+		e->hst[0] ? e->hst : "?", e->kernel[0] ? e->kernel : "?",
+		100 * sp_case_share_se(c, NULL),
+		e->se_batches ? "batch means" : "binomial");
 	for (p = 0; p < c->n_paths; p++) {
 		if (!e->has_resid[p])
 			continue;

@@ -238,6 +238,47 @@ static void failover_and_reinstate(void **state)
 	sp_tl_free(&tl);
 }
 
+/* Round-robin's shares do not wander: batch means say 0 where the
+ * binomial sqrt(p (1 - p) / N) would say 1.8 pp for these 800 I/Os. */
+static void share_se_by_batch_means(void **state)
+{
+	struct row rr[11], skewed[] = {
+		{ 0, { 0, 0, 0 }, { 0 }, "AA" },
+		{ 100, { 10, 0, 10 }, { 0 }, "AA" },
+		{ 200, { 10, 10, 20 }, { 0 }, "AA" },
+	};
+	struct sp_timeline tl;
+	double se[2], worst;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 11; i++)
+		rr[i] = (struct row){ (int64_t)i * 100,
+			{ 40 * i, 40 * i, 80 * i }, { 0 }, "AA" };
+	build(&tl, rr, 11);
+	assert_int_equal(sp_tl_share_se(&tl, 2, 10, se, &worst), 0);
+	assert_true(worst < 1e-12 && se[0] < 1e-12 && se[1] < 1e-12);
+	/* ten batches need eleven ticks */
+	assert_int_equal(sp_tl_share_se(&tl, 2, 11, se, &worst), -ENODATA);
+	assert_int_equal(sp_tl_share_se(&tl, 2, 1, se, &worst), -EINVAL);
+	assert_int_equal(sp_tl_share_se(&tl, 4, 10, se, &worst), -EINVAL);
+	sp_tl_free(&tl);
+
+	/* all of batch 1 on sdb, all of batch 2 on sdc: p = 0.5, and
+	 * var = 2/1 x (5^2 + 5^2) / 20^2 gives se 0.5 */
+	build(&tl, skewed, 3);
+	assert_int_equal(sp_tl_share_se(&tl, 2, 2, se, &worst), 0);
+	assert_true(fabs(se[0] - 0.5) < 1e-9 && fabs(se[1] - 0.5) < 1e-9);
+	assert_true(fabs(worst - 0.5) < 1e-9);
+	sp_tl_free(&tl);
+
+	/* a counter that went backwards is not a run's count */
+	skewed[2].ios[0] = 5;
+	build(&tl, skewed, 3);
+	assert_int_equal(sp_tl_share_se(&tl, 2, 2, se, &worst), -ERANGE);
+	sp_tl_free(&tl);
+}
+
 static void tsv_round_trip(void **state)
 {
 	struct sp_timeline tl, back;
@@ -346,6 +387,7 @@ int main(void)
 		cmocka_unit_test(samples_from_diskstats_and_status),
 		cmocka_unit_test(intervals_and_stall),
 		cmocka_unit_test(failover_and_reinstate),
+		cmocka_unit_test(share_se_by_batch_means),
 		cmocka_unit_test(tsv_round_trip),
 		cmocka_unit_test(faults_json_round_trip),
 	};

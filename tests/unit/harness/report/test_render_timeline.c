@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,10 +177,54 @@ static void table_plot_and_hostile_files(void **state)
 	assert_int_equal(system(plots), 0);
 }
 
+/* A loaded run folder gives each case with a timeline the batch-means
+ * standard error of its shares: exact turns over 100 I/Os are 0 pp,
+ * where the binomial says 5 pp; a broken timeline leaves the binomial. */
+static void share_se_from_the_timeline(void **state)
+{
+	struct sp_case_result c, *back = NULL;
+	char tl[4096], cmd[128];
+	size_t n = 0, len, i;
+	double se[2];
+
+	(void)state;
+	snprintf(run_dir, sizeof(run_dir), "/tmp/test_render_tl.XXXXXX");
+	assert_non_null(mkdtemp(run_dir));
+	make_case(&c);
+	c.path[0].v[SP_DS_WRITES] = 50;
+	c.path[1].v[SP_DS_WRITES] = 50;
+	c.path[0].n_fields = c.path[1].n_fields = 11;
+	assert_true(fabs(sp_case_share_se(&c, NULL) - 0.05) < 1e-9);
+	assert_int_equal(sp_case_save(run_dir, &c), 0);
+	len = (size_t)snprintf(tl, sizeof(tl),
+			       "t_ms\tdev\tios_done\tin_flight\tsectors\tpath_state\n");
+	/* sdb listed first: the timeline's order is not the case's */
+	for (i = 0; i <= 10; i++)
+		len += (size_t)snprintf(tl + len, sizeof(tl) - len,
+			"%zu\tsdb\t%zu\t1\t0\tA\n%zu\tsda\t%zu\t1\t0\tA\n"
+			"%zu\tdm-0\t%zu\t2\t0\t-\n", i * 100, 5 * i, i * 100,
+			5 * i, i * 100, 10 * i);
+	write_tsv(tl);
+	assert_int_equal(sp_case_load_dir(run_dir, &back, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(back[0].env.se_batches, SP_ENV_SE_BATCHES);
+	assert_true(sp_case_share_se(&back[0], se) < 1e-12);
+	free(back);
+
+	write_tsv("t_ms\tdev\n0\tsda\n");
+	assert_int_equal(sp_case_load_dir(run_dir, &back, &n), 0);
+	assert_int_equal(back[0].env.se_batches, 0);
+	assert_true(fabs(sp_case_share_se(&back[0], NULL) - 0.05) < 1e-9);
+	free(back);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_plot_and_hostile_files),
+		cmocka_unit_test(share_se_from_the_timeline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
