@@ -32,21 +32,24 @@ static const struct forwarded {
 	/* `selector build` runs here: it builds against a lab kernel's
 	 * tree on the host */
 	const char *not_first;
+	/* `reproduce --report-only` runs here: it only reads the runs
+	 * already on this host */
+	const char *not_with;
 	/* honours sp_cli_args_only: with no lab, bad arguments are still
 	 * refused as such (exit 1) before "start a lab" */
 	int args_checked;
 } forwarded[] = {
-	{ "up", NULL, NULL, NULL, NULL, 1 },
-	{ "down", NULL, NULL, NULL, NULL, 0 },
-	{ "status", NULL, NULL, NULL, NULL, 0 },
-	{ "selector", NULL, NULL, NULL, "build", 0 },
-	{ "delay", NULL, NULL, NULL, NULL, 0 },
-	{ "run", "--out", "results", NULL, NULL, 1 },
-	{ "reproduce", "--out", "build/reproduce", NULL, NULL, 0 },
-	{ "netem", NULL, NULL, NULL, NULL, 0 },
-	{ "fault", NULL, NULL, NULL, NULL, 1 },
-	{ "doctor", NULL, NULL, "--guest", NULL, 0 },
-	{ NULL, NULL, NULL, NULL, NULL, 0 },
+	{ "up", NULL, NULL, NULL, NULL, NULL, 1 },
+	{ "down", NULL, NULL, NULL, NULL, NULL, 0 },
+	{ "status", NULL, NULL, NULL, NULL, NULL, 0 },
+	{ "selector", NULL, NULL, NULL, "build", NULL, 0 },
+	{ "delay", NULL, NULL, NULL, NULL, NULL, 0 },
+	{ "run", "--out", "results", NULL, NULL, NULL, 1 },
+	{ "reproduce", "--out", "build/reproduce", NULL, NULL, "--report-only", 0 },
+	{ "netem", NULL, NULL, NULL, NULL, NULL, 0 },
+	{ "fault", NULL, NULL, NULL, NULL, NULL, 1 },
+	{ "doctor", NULL, NULL, "--guest", NULL, NULL, 0 },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, 0 },
 };
 
 int sp_cli_args_only;
@@ -223,6 +226,8 @@ int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
 	if (has_arg(argc, argv, "--help") || has_arg(argc, argv, "-h"))
 		return 0;
 	if (f->not_first && argc > 1 && !strcmp(argv[1], f->not_first))
+		return 0;
+	if (f->not_with && has_arg(argc, argv, f->not_with))
 		return 0;
 	/* run --kernels boots a lab per kernel from here itself */
 	if (!strcmp(f->name, "run") && (has_arg(argc, argv, "--kernels") ||

@@ -38,7 +38,27 @@ static const struct sp_case_result *find_case(const struct sp_case_result *cases
 
 struct tally {
 	int points, verdicts_held, targets, targets_met, missing, flagged;
+	/* the shares' standard error: runs within SP_ENV_SHARE_SE_MAX,
+	 * runs whose error came from batch means, and the largest */
+	int se_runs, se_within, se_batch_runs;
+	double se_worst;
+	char se_worst_case[96];
 };
+
+static void tally_se(struct tally *tally, const struct sp_case_result *c,
+		     const char *point)
+{
+	double se = sp_case_share_se(c, NULL);
+
+	tally->se_runs++;
+	tally->se_within += se <= SP_ENV_SHARE_SE_MAX;
+	tally->se_batch_runs += c->env.se_batches > 0;
+	if (se > tally->se_worst) {
+		tally->se_worst = se;
+		snprintf(tally->se_worst_case, sizeof(tally->se_worst_case),
+			 "%s %s", point, sp_selector_short(c->selector));
+	}
+}
 
 /* What one run ran under, and whether it is a finding at all: a lab
  * that was saturated or delays that missed their calibration make a
@@ -118,6 +138,7 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 	const struct sp_ref_case *p_hst = sp_ref_find(ref, topo, rw, qd, SP_REF_HST);
 	struct sp_repro_row st, hst;
 	struct sp_repro_verdict v;
+	char point[80];
 	size_t i;
 	int flagged;
 
@@ -156,6 +177,9 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 	flagged = env_line(md, "ST", m_st);
 	flagged |= env_line(md, "HST", m_hst);
 	tally->flagged += flagged;
+	snprintf(point, sizeof(point), "%s %s %d", topo, rw_name, qd);
+	tally_se(tally, m_st, point);
+	tally_se(tally, m_hst, point);
 	fprintf(summary, "| %s %s %d | %.1f / %.1f%% | %.1f / %.1f%% | %.3f%s | %.3f%s |",
 		topo, rw_name, qd, 100 * st.slow_published, 100 * st.slow_measured,
 		100 * hst.slow_published, 100 * hst.slow_measured,
@@ -279,16 +303,22 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 		"conclusion holds in %d; %d of %d fidelity targets met.\n\n"
 		"Slow paths' share published / measured; TVD is the total variation "
 		"distance between the published and the measured spread over the "
-		"paths (targets: ST at qd 1-2 <= 0.01, HST at qd 1 on skew4 and u10 "
+		"paths (targets: ST at qd 1-2 <= 0.01, HST at qd 1-2 "
 		"<= 0.05, qd 32-64 <= 0.08). The verdict is the published conclusion: "
 		"HST moves I/O off the slow paths at low iodepth (>= %.0f pp less than "
 		"ST), ST and HST converge at high iodepth (within %.0f pp), equal paths "
 		"are spread evenly (within %.0f pp).\n\n"
+		"The shares' standard error is within %.1f pp in %d of %d runs "
+		"(%d of them by batch means over %d stretches of the run's "
+		"timeline, the rest binomial); the largest is %.2f pp (%s).\n\n"
 		"| case | ST slow share | HST slow share | TVD ST | TVD HST | conclusion |\n"
 		"|---|---:|---:|---:|---:|---|\n%s\n%s## Per case\n%s",
 		tally.points, tally.points + tally.missing, tally.verdicts_held,
 		tally.targets_met, tally.targets, 100 * SP_REPRO_MOVED_MIN,
 		100 * SP_REPRO_ALIKE_MAX, 100 * SP_REPRO_EVEN_MAX,
+		100 * SP_ENV_SHARE_SE_MAX, tally.se_within, tally.se_runs,
+		tally.se_batch_runs, SP_ENV_SE_BATCHES, 100 * tally.se_worst,
+		tally.se_worst_case[0] ? tally.se_worst_case : "-",
 		summary_text, tally.flagged ? "Lab-shaped points (a run whose "
 		"CPU was over 50% busy or whose calibration ended outside +-3%) "
 		"are not findings: their conclusion is shown, not counted.\n\n"

@@ -309,7 +309,9 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 					 "%.0f%%", 100 * util[q]);
 			printf("reproduce: %s k=%" PRIu64 " for iodepth %d%s "
 			       "(%s), %" PRId64 " s per run (%.0f s for a 0.5 "
-			       "pp standard error)\n", sp_repro_topologies[t],
+			       "pp binomial standard error; the report gives "
+			       "each run's by batch means)\n",
+			       sp_repro_topologies[t],
 			       k[q], qds[0], nq > 1 ? " and deeper" : "", pred,
 			       rt, need);
 			fprintf(log, "%s k %" PRIu64 " qd", sp_repro_topologies[t],

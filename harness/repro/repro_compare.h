@@ -26,8 +26,9 @@ int sp_repro_compare(const struct sp_ref_case *published,
 		     const struct sp_case_result *measured,
 		     struct sp_repro_row *row);
 
-/* The fidelity targets: ST at qd 1 and 2 <= 0.01; HST at qd 1 on
- * skew4 and u10 <= 0.05; qd 32 and 64 <= 0.08; elsewhere none (-1). */
+/* The fidelity targets, the same on every topology: ST at qd 1 and 2
+ * <= 0.01; HST at qd 1 and 2 <= 0.05; qd 32 and 64 <= 0.08; elsewhere
+ * none (-1). */
 double sp_repro_tvd_target(const char *topology, enum sp_ref_selector sel,
 			   int iodepth);
 
