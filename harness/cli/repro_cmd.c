@@ -250,7 +250,7 @@ static void save_info(const char *out, const char *unit_text, int64_t seconds,
 static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		    const struct sp_reference *ref, const char *out)
 {
-	char path[PATH_MAX], unit_text[32] = "?", mode[64] = "?", host[160] = "?";
+	char path[PATH_MAX], unit_text[64] = "?", mode[64] = "?", host[160] = "?";
 	char line[256];
 	long long seconds = 0;
 	FILE *f;
@@ -261,7 +261,7 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "unit ", 5))
-			snprintf(unit_text, sizeof(unit_text), "%.31s", line + 5);
+			snprintf(unit_text, sizeof(unit_text), "%.63s", line + 5);
 		else if (!strncmp(line, "seconds ", 8))
 			seconds = atoll(line + 8);
 		else if (!strncmp(line, "mode ", 5))

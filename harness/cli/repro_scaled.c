@@ -269,13 +269,13 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 				continue;
 			k[q] = fixed_k;
 			if (!fixed_k && sp_scale_pick(&cap, &m, sp_repro_iodepths[q],
-						      SP_ENV_UTIL_MAX, &k[q],
+						      SP_SCALE_PLAN_UTIL, &k[q],
 						      &util[q]))
 				sp_warn("reproduce: %s qd %d: no k keeps the CPU "
 					"under %.0f%%; using %" PRIu64,
 					sp_repro_topologies[t],
 					sp_repro_iodepths[q],
-					100 * SP_ENV_UTIL_MAX, k[q]);
+					100 * SP_SCALE_PLAN_UTIL, k[q]);
 		}
 		/* one `up` per distinct k, its iodepths together */
 		for (q = 0; q < SP_REPRO_N_QD && !ret; q++) {
@@ -289,9 +289,12 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 			if (!want[q] || (done & k[q]))
 				continue;
 			done |= k[q];
+			/* the group's busiest prediction is the one to show */
 			for (r = q; r < SP_REPRO_N_QD; r++)
-				if (want[r] && k[r] == k[q])
+				if (want[r] && k[r] == k[q]) {
 					qds[nq++] = sp_repro_iodepths[r];
+					util[q] = fmax(util[q], util[r]);
+				}
 			pq = worst_pq(ref, sp_repro_topologies[t], qds, nq, plan, t);
 			for (r = 0; r < nq; r++)
 				need = fmax(need, sp_scale_runtime_for_se(&m, qds[r],

@@ -174,6 +174,33 @@ static void run_length_for_the_standard_error(void **state)
 			   1e-9);
 }
 
+/* The capacity this machine's lab measured on 2026-11-30 (CPU 0.0224 x
+ * IOPS^0.514, own p50 1.745 ms) and u10 on serial paths at qd 32: at
+ * the flag's 50 % k = 16 passed (44 % predicted) and the runs measured
+ * 51-71 %; planned for SP_SCALE_PLAN_UTIL it is 32. */
+static void u10_deep_planned_with_a_margin(void **state)
+{
+	struct sp_lab_capacity cap = { .a = 0.02244, .b = 0.514,
+				       .own_ns = 1745000 };
+	struct sp_scale_model m = model(u10, 10);
+	double util;
+	uint64_t k;
+
+	(void)state;
+	m.serial = 1;
+	m.serial_base_ns = 468000;
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, 0.5, &k, &util), 0);
+	assert_int_equal(k, 16);
+	assert_true(util > 0.4 && util <= 0.5);
+	assert_int_equal(sp_scale_pick(&cap, &m, 32, SP_SCALE_PLAN_UTIL, &k,
+				       &util), 0);
+	assert_int_equal(k, 32);
+	/* qd 1 stays where the own cost puts it */
+	assert_int_equal(sp_scale_pick(&cap, &m, 1, SP_SCALE_PLAN_UTIL, &k,
+				       &util), 0);
+	assert_int_equal(k, 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +210,7 @@ int main(void)
 		cmocka_unit_test(no_k_fits_within_the_bound),
 		cmocka_unit_test(idle_busy_guest),
 		cmocka_unit_test(run_length_for_the_standard_error),
+		cmocka_unit_test(u10_deep_planned_with_a_margin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
