@@ -10,7 +10,7 @@
 
 struct repro_cli {
 	const char *cases, *out, *unit, *data, *scale;
-	int64_t runtime_s, max_runtime_s;
+	int64_t runtime_s, max_runtime_s, warmup_s;
 	int full, report_only, help;
 };
 

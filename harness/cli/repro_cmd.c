@@ -45,6 +45,10 @@ static const struct sp_opt repro_table[] = {
 	  .max = 3600, .offset = offsetof(struct repro_cli, max_runtime_s),
 	  .help = "scaled: the most seconds per run when a share's standard "
 	  "error wants longer" },
+	{ .name = "warmup", .type = SP_OPT_INT, .def = "0", .min = 0,
+	  .max = 3600, .offset = offsetof(struct repro_cli, warmup_s),
+	  .help = "seconds of each run's workload at iodepth >= 64 before "
+	  "it, not measured (run --warmup: HST's averages start cold)" },
 	{ .name = "scale", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, scale),
 	  .help = "auto|K|none: every delay and the published base times k, "
@@ -200,7 +204,8 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 int repro_run_cases(const struct repro_cli *cli, const char *rw,
 		    const char *qds, const char *runtime, const char *dir)
 {
-	const char *run[16];
+	const char *run[18];
+	char warmup[24];
 	int n = 0;
 
 	run[n++] = "run";
@@ -210,6 +215,11 @@ int repro_run_cases(const struct repro_cli *cli, const char *rw,
 	/* the 10 Hz per-path counts give the shares' standard error by
 	 * batch means: path choices are not independent draws */
 	run[n++] = "--timeline";
+	if (cli->warmup_s) {
+		snprintf(warmup, sizeof(warmup), "%lld", (long long)cli->warmup_s);
+		run[n++] = "--warmup";
+		run[n++] = warmup;
+	}
 	if (!cli->full) {
 		run[n++] = "--runtime"; run[n++] = runtime;
 	}

@@ -60,6 +60,11 @@ const struct sp_opt sp_run_cli_table[] = {
 	{ .name = "timeline", .type = SP_OPT_BOOL, .offset = C(timeline),
 	  .help = "sample each path at 10 Hz into <case>.timeline.tsv (on "
 	  "with --fault and --verify)" },
+	{ .name = "warmup", .type = SP_OPT_INT, .offset = C(warmup_s),
+	  .def = "0", .min = 0, .max = SP_RUN_MAX_RUNTIME_S,
+	  .help = "before each case, S seconds of its workload at iodepth "
+	  ">= 64 on the selector just set, not measured (HST's averages "
+	  "start cold)" },
 	{ .name = "help", .type = SP_OPT_BOOL, .offset = C(help),
 	  .help = "this text" },
 	SP_OPT_END,
@@ -271,6 +276,14 @@ int sp_run_plan_from_cli(const struct sp_run_cli *cli,
 	plan->n_faults = cli->n_faults;
 	memcpy(plan->faults, cli->faults, cli->n_faults * sizeof(cli->faults[0]));
 	plan->timeline = cli->timeline || plan->verify || plan->n_faults;
+	if (cli->warmup_s < 0 || cli->warmup_s > SP_RUN_MAX_RUNTIME_S)
+		return sp_errf(err, errlen, -EINVAL, "--warmup %lld: must be "
+			       "from 0 to %d seconds", (long long)cli->warmup_s,
+			       SP_RUN_MAX_RUNTIME_S);
+	if (cli->warmup_s && cli->job)
+		return sp_errf(err, errlen, -EINVAL, "--warmup with --job: the "
+			       "warm-up runs the reference command line only");
+	plan->warmup_s = (unsigned int)cli->warmup_s;
 	return 0;
 }
 

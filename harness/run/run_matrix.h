@@ -18,6 +18,9 @@
 #define SP_RUN_MAX_IODEPTH 65536
 #define SP_RUN_MAX_NUMJOBS 64
 #define SP_RUN_MAX_RUNTIME_S 86400
+/* A warm-up this deep keeps every path busy, the slowest included, so
+ * each of them serves enough I/O for a selector's averages to settle */
+#define SP_RUN_WARMUP_IODEPTH 64
 
 /* What the command line says, as common/opttab fills it. */
 struct sp_run_cli {
@@ -33,6 +36,7 @@ struct sp_run_cli {
 	int64_t lab_cpus;
 	int verify;		/* fio verify=crc32c on the writes */
 	int timeline;		/* sample a timeline without faults too */
+	int64_t warmup_s;	/* unmeasured fio before each case */
 	/* --fault, repeatable: parsed by the CLI (sp_fault_parse) */
 	size_t n_faults;
 	struct sp_fault faults[SP_FAULT_MAX];
@@ -60,6 +64,11 @@ struct sp_run_plan {
 	int json;
 	int verify;		/* fio checks what it wrote (crc32c) */
 	int timeline;		/* sample the case's timeline */
+	/* Seconds of the case's workload, at iodepth at least
+	 * SP_RUN_WARMUP_IODEPTH, run on the selector just set and not
+	 * measured: a selector with a memory (HST's averages start at 1 ns)
+	 * meets the measured run warm. 0: none. */
+	unsigned int warmup_s;
 	/* Every case goes through these, timed from its fio's start. */
 	size_t n_faults;
 	struct sp_fault faults[SP_FAULT_MAX];

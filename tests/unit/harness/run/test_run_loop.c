@@ -28,6 +28,7 @@ struct mock {
 	int jobs;			/* fio runs on a composed job file */
 	int64_t clock;
 	char *fio_json;
+	char argv_seen[8192];		/* every fio command line, "|" between */
 };
 
 static void logf_(struct mock *m, const char *s)
@@ -88,6 +89,13 @@ static int m_fio_start(void *ctx, const char *const *argv)
 		assert_non_null(strstr(argv[3],
 				       "--filename=/dev/mapper/slowpath-t"));
 	}
+	for (size_t i = 0; argv[i]; i++) {
+		strncat(m->argv_seen, argv[i], sizeof(m->argv_seen) -
+			strlen(m->argv_seen) - 1);
+		strncat(m->argv_seen, " ", sizeof(m->argv_seen) -
+			strlen(m->argv_seen) - 1);
+	}
+	strncat(m->argv_seen, "|", sizeof(m->argv_seen) - strlen(m->argv_seen) - 1);
 	m->fio_runs++;
 	m->running = 1;
 	logf_(m, "fio");
@@ -302,6 +310,58 @@ static void every_case_in_order(void **state)
 	assert_int_equal(count_files(dir, "raw", ".diskstats.after"), 4);
 	assert_int_equal(sp_run_save_manifest(dir, &p, &t, &s), 0);
 	assert_true(has_file(dir, "run.json"));
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	rmtree(dir);
+}
+
+/* --warmup: before each case's measured fio, one of the same workload
+ * at iodepth 64 for the warm-up's seconds, after the selector is set and
+ * before the diskstats the case is measured from; Ctrl-C during it
+ * keeps nothing of that case. */
+static void warmup_before_each_case(void **state)
+{
+	struct mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = tmpdir(), *first;
+
+	(void)state;
+	mock_init(&m);
+	ops = mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	p.warmup_s = 20;
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	assert_string_equal(m.log,
+		"sel:st fio done ds fio done ds sel:hst fio done ds fio done ds "
+		"sel:st fio done ds fio done ds sel:hst fio done ds fio done ds "
+		"sel:ql ");
+	assert_int_equal(s.done, 4);
+	/* deltas around the measured fio only */
+	assert_int_equal(s.cases[0].path[0].v[SP_DS_READS], 2048);
+	first = strtok(m.argv_seen, "|");
+	assert_non_null(strstr(first, "--iodepth=64 "));
+	assert_non_null(strstr(first, "--runtime=20 --time_based "));
+	assert_null(strstr(strtok(NULL, "|"), "--runtime=20 "));
+	sp_run_summary_free(&s);
+	rmtree(dir);
+
+	/* Ctrl-C in the first warm-up: nothing measured, nothing saved */
+	free(m.fio_json);
+	dir = tmpdir();
+	mock_init(&m);
+	m.interrupt_at_fio = 1;
+	ops = mock_ops(&m);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s),
+			 -EINTR);
+	assert_string_equal(m.log, "sel:st fio stop sel:ql ");
+	assert_true(s.interrupted);
+	assert_int_equal(s.done, 0);
+	assert_int_equal(count_files(dir, "cases", ".json"), 0);
+	sp_run_interrupted = 0;
 	sp_run_summary_free(&s);
 	free(m.fio_json);
 	rmtree(dir);
@@ -599,6 +659,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_case_in_order),
+		cmocka_unit_test(warmup_before_each_case),
 		cmocka_unit_test(ctrl_c_keeps_finished_cases),
 		cmocka_unit_test(fio_failure_stops_the_run),
 		cmocka_unit_test(reload_failures),

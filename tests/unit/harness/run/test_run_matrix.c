@@ -142,6 +142,9 @@ static void bad_forms(void **state)
 		{ "--numjobs", "65", "numjobs" },
 		{ "--runtime", "-1", "runtime" },
 		{ "--runtime", "1s", "runtime" },
+		{ "--warmup", "-1", "warmup" },
+		{ "--warmup", "86401", "warmup" },
+		{ "--warmup", "20s", "warmup" },
 		{ "--ios", "many", "ios" },
 		{ "--size", "lots", "size" },
 		{ "--size", "1k", "--size 1024 is smaller than a block" },
@@ -165,6 +168,11 @@ static void bad_forms(void **state)
 	assert_int_equal(plan_of(&p, err, 4, "--ios", "10", "--runtime", "5"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "choose one"));
+	assert_int_equal(plan_of(&p, err, 4, "--warmup", "20", "--job", "x.fio"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--warmup with --job"));
+	assert_int_equal(plan_of(&p, err, 2, "--warmup", "20"), 0);
+	assert_int_equal(p.warmup_s, 20);
 	assert_int_equal(plan_of(&p, err, 1, "--rw"), -EINVAL);
 	assert_non_null(strstr(err, "needs a value"));
 }
