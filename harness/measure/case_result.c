@@ -507,23 +507,41 @@ double sp_case_share_se(const struct sp_case_result *c, double *se)
 	return sp_share_se(ios, c->n_paths, se);
 }
 
-/* The batch-means standard error from DIR/cases/<stem>.timeline.tsv.
- * A case is worth reading without it: a missing or broken timeline
- * leaves the binomial one. */
-static void read_batch_se(const char *sub, struct sp_case_result *c)
+int sp_case_timeline_read(const char *cases_dir, const struct sp_case_result *c,
+			  struct sp_timeline *tl)
 {
 	char stem[256], path[4608], *text = NULL;
+	int ret;
+
+	memset(tl, 0, sizeof(*tl));
+	if (!c->faults.timeline)
+		return -ENOENT;
+	ret = sp_case_stem(c, stem, sizeof(stem));
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s.timeline.tsv", cases_dir, stem);
+	ret = sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL);
+	if (ret) {
+		sp_err("%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = sp_tl_parse_tsv(text, path, tl);
+	free(text);
+	return ret;
+}
+
+/* The batch-means standard error from the case's timeline. A case is
+ * worth reading without it: a missing or broken timeline leaves the
+ * binomial one. */
+static void read_batch_se(const char *sub, struct sp_case_result *c)
+{
 	double se[SP_TL_MAX_DEVS], worst;
 	struct sp_timeline tl;
 	size_t p, d;
 
-	if (!c->faults.timeline || sp_case_stem(c, stem, sizeof(stem)))
+	if (!c->faults.timeline || sp_case_timeline_read(sub, c, &tl))
 		return;
-	snprintf(path, sizeof(path), "%s/%s.timeline.tsv", sub, stem);
-	if (sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL))
-		return;
-	memset(&tl, 0, sizeof(tl));
-	if (!sp_tl_parse_tsv(text, path, &tl) && tl.n_devs > 1 &&
+	if (tl.n_devs > 1 &&
 	    !sp_tl_share_se(&tl, tl.n_devs - 1, SP_ENV_SE_BATCHES, se, &worst)) {
 		/* the timeline's paths by name: its order is its own */
 		for (p = 0; p < c->n_paths && p < SP_ENV_MAX_PATHS; p++) {
@@ -538,7 +556,6 @@ static void read_batch_se(const char *sub, struct sp_case_result *c)
 			c->env.se_batches = SP_ENV_SE_BATCHES;
 	}
 	sp_tl_free(&tl);
-	free(text);
 }
 
 int sp_case_load_dir(const char *dir, struct sp_case_result **cases,

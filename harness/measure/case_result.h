@@ -54,6 +54,12 @@ int sp_case_stem(const struct sp_case_result *c, char *buf, size_t len);
  * (c->env.se_batches), else binomial from its I/O counts. */
 double sp_case_share_se(const struct sp_case_result *c, double *se);
 
+struct sp_timeline;
+/* cases_dir/<stem>.timeline.tsv of c, parsed into tl: -ENOENT when c
+ * recorded none, else what reading or parsing says (0 on success). */
+int sp_case_timeline_read(const char *cases_dir, const struct sp_case_result *c,
+			  struct sp_timeline *tl);
+
 /* The glue `run` needs: c has topology..numjobs, n_paths, path[].name,
  * slow[] and (if has_map) map.name filled in; this takes both
  * /proc/diskstats texts and fio's stdout and fills in the rest. */

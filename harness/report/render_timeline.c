@@ -1,7 +1,6 @@
 /* Timeline tables and plots of a saved run. */
 #include "harness/report/render_timeline.h"
 
-#include "common/file.h"
 #include "common/log.h"
 #include "common/name.h"
 #include "common/outdir.h"
@@ -14,29 +13,17 @@
 int sp_timeline_load(const char *run_dir, const struct sp_case_result *c,
 		     struct sp_timeline *tl)
 {
-	char stem[256], path[4608], *text = NULL;
+	char cases[4200];
 	size_t i;
 	int ret;
 
-	memset(tl, 0, sizeof(*tl));
-	if (!c->faults.timeline)
-		return -ENOENT;
-	ret = sp_case_stem(c, stem, sizeof(stem));
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), "%s/cases/%s.timeline.tsv", run_dir, stem);
-	ret = sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL);
-	if (ret) {
-		sp_err("%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = sp_tl_parse_tsv(text, path, tl);
-	free(text);
+	snprintf(cases, sizeof(cases), "%s/cases", run_dir);
+	ret = sp_case_timeline_read(cases, c, tl);
 	/* device names reach gnuplot scripts */
 	for (i = 0; !ret && i < tl->n_devs; i++)
 		if (!sp_name_ok(tl->dev[i])) {
 			sp_err("%s: device '%s' is not a name slowpath uses (%s)",
-			       path, tl->dev[i], SP_NAME_RULE);
+			       cases, tl->dev[i], SP_NAME_RULE);
 			sp_tl_free(tl);
 			ret = -EINVAL;
 		}

@@ -58,21 +58,18 @@ int sp_repro_compare(const struct sp_ref_case *published,
 					  row->n_paths);
 	row->slow_measured = sp_share_of(row->measured_share, slow,
 					 row->n_paths);
-	row->tvd_target = sp_repro_tvd_target(published->topology,
-					      published->selector,
+	row->tvd_target = sp_repro_tvd_target(published->selector,
 					      published->iodepth);
 	row->meets_target = row->tvd_target >= 0 && row->tvd <= row->tvd_target;
 	return 0;
 }
 
-double sp_repro_tvd_target(const char *topology, enum sp_ref_selector sel,
-			   int iodepth)
+double sp_repro_tvd_target(enum sp_ref_selector sel, int iodepth)
 {
 	if (iodepth >= 32)
 		return 0.08;
 	if (sel == SP_REF_ST && iodepth <= 2)
 		return 0.01;
-	(void)topology;
 	/* HST at qd 1-2 on every topology: equal paths too, where an HST
 	 * that strays is as wrong as one that starves a slow path */
 	if (sel == SP_REF_HST && iodepth <= 2)

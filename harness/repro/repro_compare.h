@@ -29,8 +29,7 @@ int sp_repro_compare(const struct sp_ref_case *published,
 /* The fidelity targets, the same on every topology: ST at qd 1 and 2
  * <= 0.01; HST at qd 1 and 2 <= 0.05; qd 32 and 64 <= 0.08; elsewhere
  * none (-1). */
-double sp_repro_tvd_target(const char *topology, enum sp_ref_selector sel,
-			   int iodepth);
+double sp_repro_tvd_target(enum sp_ref_selector sel, int iodepth);
 
 enum sp_repro_claim {
 	SP_CLAIM_EVEN,		/* no slow path: every selector spreads evenly */

@@ -180,12 +180,12 @@ static void the_published_exception_is_reported(void **state)
 static void targets_follow_the_issue_table(void **state)
 {
 	(void)state;
-	assert_float_equal(sp_repro_tvd_target("skew4", SP_REF_ST, 2), 0.01, 0);
-	assert_float_equal(sp_repro_tvd_target("equal3", SP_REF_HST, 1), 0.05, 0);
-	assert_float_equal(sp_repro_tvd_target("u10", SP_REF_HST, 1), 0.05, 0);
-	assert_float_equal(sp_repro_tvd_target("u10", SP_REF_HST, 2), 0.05, 0);
-	assert_float_equal(sp_repro_tvd_target("u10", SP_REF_HST, 8), -1, 0);
-	assert_float_equal(sp_repro_tvd_target("equal3", SP_REF_HST, 64), 0.08, 0);
+	assert_float_equal(sp_repro_tvd_target(SP_REF_ST, 2), 0.01, 0);
+	assert_float_equal(sp_repro_tvd_target(SP_REF_HST, 1), 0.05, 0);
+	assert_float_equal(sp_repro_tvd_target(SP_REF_HST, 1), 0.05, 0);
+	assert_float_equal(sp_repro_tvd_target(SP_REF_HST, 2), 0.05, 0);
+	assert_float_equal(sp_repro_tvd_target(SP_REF_HST, 8), -1, 0);
+	assert_float_equal(sp_repro_tvd_target(SP_REF_HST, 64), 0.08, 0);
 }
 
 int main(void)
