@@ -194,7 +194,9 @@ void sp_tl_fault_metrics(const struct sp_timeline *tl,
 int sp_tl_share_se(const struct sp_timeline *tl, size_t n_paths,
 		   size_t batches, double *se, double *worst)
 {
-	uint64_t (*cum)[SP_TL_MAX_DEVS] = NULL;
+	/* cum[tick * n_paths + path]: only the paths, so a hostile file of
+	 * one-device ticks costs 8 bytes a tick, not a whole row */
+	uint64_t *cum = NULL;
 	double total = 0, path_total[SP_TL_MAX_DEVS] = { 0 }, w = 0;
 	size_t n_ticks = 0, i = 0, d, b;
 	struct tick t;
@@ -205,7 +207,7 @@ int sp_tl_share_se(const struct sp_timeline *tl, size_t n_paths,
 		return -EINVAL;
 	for (size_t k = 0; next_tick(tl, &k, &t);)
 		n_ticks++;
-	cum = calloc(n_ticks ? n_ticks : 1, sizeof(*cum));
+	cum = calloc(n_ticks ? n_ticks * n_paths : 1, sizeof(*cum));
 	if (!cum)
 		return -ENOMEM;
 	/* only ticks that sampled every path: a batch's counts must be
@@ -213,18 +215,20 @@ int sp_tl_share_se(const struct sp_timeline *tl, size_t n_paths,
 	n_ticks = 0;
 	while (next_tick(tl, &i, &t)) {
 		for (d = 0; d < n_paths && t.dev[d]; d++)
-			cum[n_ticks][d] = t.dev[d]->ios;
+			cum[n_ticks * n_paths + d] = t.dev[d]->ios;
 		if (d < n_paths)
 			continue;
 		for (d = 0; n_ticks && d < n_paths; d++)
-			if (cum[n_ticks][d] < cum[n_ticks - 1][d])
+			if (cum[n_ticks * n_paths + d] <
+			    cum[(n_ticks - 1) * n_paths + d])
 				ret = -ERANGE;
 		n_ticks++;
 	}
 	if (!ret && n_ticks < batches + 1)
 		ret = -ENODATA;
 	for (d = 0; !ret && d < n_paths; d++) {
-		path_total[d] = (double)(cum[n_ticks - 1][d] - cum[0][d]);
+		path_total[d] = (double)(cum[(n_ticks - 1) * n_paths + d] -
+					 cum[d]);
 		total += path_total[d];
 	}
 	if (!ret && total <= 0)
@@ -235,10 +239,12 @@ int sp_tl_share_se(const struct sp_timeline *tl, size_t n_paths,
 		for (b = 0; b < batches; b++) {
 			size_t from = b * (n_ticks - 1) / batches;
 			size_t to = (b + 1) * (n_ticks - 1) / batches;
-			double c = (double)(cum[to][d] - cum[from][d]), n = 0;
+			double c = (double)(cum[to * n_paths + d] -
+					    cum[from * n_paths + d]), n = 0;
 
 			for (size_t e = 0; e < n_paths; e++)
-				n += (double)(cum[to][e] - cum[from][e]);
+				n += (double)(cum[to * n_paths + e] -
+					      cum[from * n_paths + e]);
 			sum2 += (c - p * n) * (c - p * n);
 		}
 		s = sqrt((double)batches / (double)(batches - 1) * sum2) / total;
