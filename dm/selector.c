@@ -9,26 +9,28 @@
 #include <string.h>
 
 /* One row per selector: enum, short name, kernel name, kernel module,
- * per-path arguments, selector arguments, what a per-path argument is.
+ * per-path arguments, selector arguments, what a per-path argument is,
+ * whether it keeps a history of the paths.
  * Both exported arrays below are generated from these rows so they
  * cannot disagree. */
 #define SELECTOR_ROWS(ROW)						\
 	ROW(SP_SEL_ST, "st", "service-time", "dm_service_time", 2, 0,	\
-	    SP_SEL_ARG_REPEAT)						\
+	    SP_SEL_ARG_REPEAT, 0)					\
 	ROW(SP_SEL_HST, "hst", "historical-service-time",		\
-	    "dm_historical_service_time", 1, 2, SP_SEL_ARG_REPEAT)	\
+	    "dm_historical_service_time", 1, 2, SP_SEL_ARG_REPEAT, 1)	\
 	ROW(SP_SEL_QL, "ql", "queue-length", "dm_queue_length", 1, 0,	\
-	    SP_SEL_ARG_REPEAT)						\
+	    SP_SEL_ARG_REPEAT, 0)					\
 	ROW(SP_SEL_RR, "rr", "round-robin", "dm_round_robin", 1, 0,	\
-	    SP_SEL_ARG_REPEAT)						\
+	    SP_SEL_ARG_REPEAT, 0)					\
 	ROW(SP_SEL_IOA, "ioa", "io-affinity", "dm_io_affinity", 1, 0,	\
-	    SP_SEL_ARG_CPUMASK)
+	    SP_SEL_ARG_CPUMASK, 0)
 
-#define INFO_ROW(kind, sname, kname, mod, pargs, sargs, parg)		\
+#define INFO_ROW(kind, sname, kname, mod, pargs, sargs, parg, hist)	\
 	[kind] = { .short_name = sname, .kernel_name = kname,		\
 		   .module = mod, .path_args = pargs,			\
-		   .selector_args = sargs, .path_arg = parg },
-#define SHORT_ROW(kind, sname, kname, mod, pargs, sargs, parg)		\
+		   .selector_args = sargs, .path_arg = parg,		\
+		   .keeps_history = hist },
+#define SHORT_ROW(kind, sname, kname, mod, pargs, sargs, parg, hist)	\
 	[kind] = sp_selectors[kind].short_name,
 
 const struct sp_selector_info sp_selectors[SP_SEL_COUNT] = {
@@ -122,6 +124,7 @@ int sp_selector_register(const char *kernel_name, const char *module,
 	s->path_args = 1;
 	s->selector_args = 0;
 	s->path_arg = SP_SEL_ARG_REPEAT;
+	s->keeps_history = 1;	/* unknown: warming it costs only time */
 	sp_selector_short_names[SP_SEL_COUNT + n_registered] = s->short_name;
 	*out = (enum sp_selector)(SP_SEL_COUNT + n_registered);
 	n_registered++;

@@ -46,6 +46,11 @@ struct sp_selector_info {
 	 * base_weight, threshold_multiplier); 0 for none. */
 	unsigned int selector_args;
 	enum sp_sel_path_arg path_arg;
+	/* 1: its choice weighs what each path did before (HST's moving
+	 * averages), so a short run meets it cold and a warm-up matters;
+	 * a registered selector is assumed to. 0: it sees in-flight
+	 * counts or a rotation only. */
+	int keeps_history;
 	/* Registered selectors: the .ko loaded with insmod (not modprobe,
 	 * it is in no module tree); "" for the stock ones. */
 	char ko_path[SP_SEL_PATH_MAX];

@@ -45,10 +45,11 @@ static const struct sp_opt repro_table[] = {
 	  .max = 3600, .offset = offsetof(struct repro_cli, max_runtime_s),
 	  .help = "scaled: the most seconds per run when a share's standard "
 	  "error wants longer" },
-	{ .name = "warmup", .type = SP_OPT_INT, .def = "0", .min = 0,
+	{ .name = "warmup", .type = SP_OPT_INT, .def = "20", .min = 0,
 	  .max = 3600, .offset = offsetof(struct repro_cli, warmup_s),
-	  .help = "seconds of each run's workload at iodepth >= 64 before "
-	  "it, not measured (run --warmup: HST's averages start cold)" },
+	  .help = "seconds of each HST run's workload at iodepth >= 64 "
+	  "before it, not measured (run --warmup: HST's averages start "
+	  "cold); 0: none" },
 	{ .name = "scale", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, scale),
 	  .help = "auto|K|none: every delay and the published base times k, "

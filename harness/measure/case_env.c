@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -104,6 +105,7 @@ void sp_case_env_to_json(const struct sp_case_env *e, const uint64_t *ios,
 	json_object_object_add(env, "mode", json_object_new_string(e->mode));
 	json_object_object_add(env, "hst", json_object_new_string(e->hst));
 	json_object_object_add(env, "kernel", json_object_new_string(e->kernel));
+	json_object_object_add(env, "warmup_s", json_object_new_int64(e->warmup_s));
 	res = json_object_new_array();
 	for (i = 0; i < n_paths && i < SP_ENV_MAX_PATHS; i++)
 		json_object_array_add(res, e->has_resid[i] ?
@@ -148,6 +150,11 @@ int sp_case_env_from_json(json_object *o, size_t n_paths,
 	str(env, "mode", e->mode, sizeof(e->mode));
 	str(env, "hst", e->hst, sizeof(e->hst));
 	str(env, "kernel", e->kernel, sizeof(e->kernel));
+	if (json_object_object_get_ex(env, "warmup_s", &v) &&
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) > 0 &&
+	    json_object_get_int64(v) <= UINT_MAX)
+		e->warmup_s = (unsigned int)json_object_get_int64(v);
 	if (json_object_object_get_ex(env, "calibration_residual", &res) &&
 	    json_object_is_type(res, json_type_array))
 		for (i = 0; i < n_paths && i < SP_ENV_MAX_PATHS &&

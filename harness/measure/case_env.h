@@ -32,6 +32,9 @@ struct sp_case_env {
 	char mode[8];		/* "native" or "lab" */
 	char hst[32];		/* "stock", "bucket_shift 27", "not loaded" */
 	char kernel[64];	/* uname -r */
+	/* Seconds of unmeasured workload on the selector before the
+	 * case (run --warmup); 0 when it met the selector cold. */
+	unsigned int warmup_s;
 	int has_resid[SP_ENV_MAX_PATHS];
 	double resid[SP_ENV_MAX_PATHS];	/* measured / target - 1 */
 	/* The shares' standard error by batch means over the case's

@@ -224,9 +224,11 @@ static void env_lines(FILE *out, enum sp_format fmt,
 		fprintf(out, "not sampled");
 	else
 		fprintf(out, "%.0f%% busy", 100 * e->cpu_util);
-	fprintf(out, ", %s, HST %s, kernel %s; shares' standard error up to "
-		"%.2f pp (%s)\n", e->mode[0] ? e->mode : "?",
-		e->hst[0] ? e->hst : "?", e->kernel[0] ? e->kernel : "?",
+	fprintf(out, ", %s, HST %s, kernel %s", e->mode[0] ? e->mode : "?",
+		e->hst[0] ? e->hst : "?", e->kernel[0] ? e->kernel : "?");
+	if (e->warmup_s)
+		fprintf(out, ", warm-up %u s", e->warmup_s);
+	fprintf(out, "; shares' standard error up to %.2f pp (%s)\n",
 		100 * sp_case_share_se(c, NULL),
 		e->se_batches ? "batch means" : "binomial");
 	for (p = 0; p < c->n_paths; p++) {

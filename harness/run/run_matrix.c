@@ -62,9 +62,9 @@ const struct sp_opt sp_run_cli_table[] = {
 	  "with --fault and --verify)" },
 	{ .name = "warmup", .type = SP_OPT_INT, .offset = C(warmup_s),
 	  .def = "0", .min = 0, .max = SP_RUN_MAX_RUNTIME_S,
-	  .help = "before each case, S seconds of its workload at iodepth "
-	  ">= 64 on the selector just set, not measured (HST's averages "
-	  "start cold)" },
+	  .help = "before each HST case, S seconds of its workload at "
+	  "iodepth >= 64 on the selector just set, not measured (HST's "
+	  "averages start cold; the other selectors keep no history)" },
 	{ .name = "help", .type = SP_OPT_BOOL, .offset = C(help),
 	  .help = "this text" },
 	SP_OPT_END,

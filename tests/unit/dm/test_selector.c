@@ -150,6 +150,12 @@ static void argument_counts(void **state)
 	assert_int_equal(sp_selectors[SP_SEL_IOA].path_arg, SP_SEL_ARG_CPUMASK);
 	assert_int_equal(sp_selectors[SP_SEL_RR].path_arg, SP_SEL_ARG_REPEAT);
 	assert_string_equal(sp_selectors[SP_SEL_ST].ko_path, "");
+	/* only HST's choice depends on what the paths did before */
+	assert_true(sp_selectors[SP_SEL_HST].keeps_history);
+	assert_false(sp_selectors[SP_SEL_ST].keeps_history);
+	assert_false(sp_selectors[SP_SEL_QL].keeps_history);
+	assert_false(sp_selectors[SP_SEL_RR].keeps_history);
+	assert_false(sp_selectors[SP_SEL_IOA].keeps_history);
 }
 
 /* A selector the user built joins the table: found by its kernel name
@@ -177,6 +183,7 @@ static void registered_selector_joins_the_table(void **state)
 	assert_string_equal(sp_selector_module(k), "dm_latency_random");
 	assert_string_equal(sp_selector_info(k)->ko_path,
 			    "/var/lib/x/dm-latency-random.ko");
+	assert_true(sp_selector_info(k)->keeps_history);
 	assert_string_equal(sp_selector_short_names[SP_SEL_COUNT],
 			    "latency-random");
 	assert_null(sp_selector_short_names[SP_SEL_COUNT + 1]);

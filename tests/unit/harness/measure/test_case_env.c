@@ -97,6 +97,7 @@ static void json_round_trip_and_old_files(void **state)
 	assert_int_equal(sp_case_from_json(old, "old", &back), 0);
 	assert_int_equal(back.env.recorded, 0);
 	assert_int_equal(back.env.scale, 1);
+	assert_int_equal(back.env.warmup_s, 0);
 	c.env.recorded = 1;
 	c.env.scale = 16;
 	c.env.cpu_util = 0.61;
@@ -105,6 +106,7 @@ static void json_round_trip_and_old_files(void **state)
 	snprintf(c.env.kernel, sizeof(c.env.kernel), "6.1.0-28-amd64");
 	c.env.has_resid[2] = 1;
 	c.env.resid[2] = 0.012;
+	c.env.warmup_s = 20;
 	assert_int_equal(sp_case_to_json(&c, &text), 0);
 	assert_non_null(strstr(text, "\"lab_shaped\": \"lab saturated: CPU 61% > 50%\""));
 	assert_non_null(strstr(text, "\"share_se_max\""));
@@ -118,6 +120,7 @@ static void json_round_trip_and_old_files(void **state)
 	assert_int_equal(back.env.has_resid[0], 0);
 	assert_int_equal(back.env.has_resid[2], 1);
 	assert_true(fabs(back.env.resid[2] - 0.012) < 1e-9);
+	assert_int_equal(back.env.warmup_s, 20);
 	free(text);
 	free(old);
 }

@@ -379,6 +379,12 @@ static void lab_shaped_case_is_flagged_everywhere(void **state)
 	txt = render_to_string(case_fn, SP_FMT_TEXT, &c);
 	assert_non_null(strstr(txt, "CPU 31% busy"));
 	assert_null(strstr(txt, "LAB-SHAPED"));
+	assert_null(strstr(txt, "warm-up"));
+	free(txt);
+	/* a warmed selector says so: its shares are not a cold start's */
+	c.env.warmup_s = 20;
+	txt = render_to_string(case_fn, SP_FMT_TEXT, &c);
+	assert_non_null(strstr(txt, "kernel 6.1.0, warm-up 20 s; shares'"));
 	free(txt);
 }
 

@@ -315,10 +315,11 @@ static void every_case_in_order(void **state)
 	rmtree(dir);
 }
 
-/* --warmup: before each case's measured fio, one of the same workload
- * at iodepth 64 for the warm-up's seconds, after the selector is set and
- * before the diskstats the case is measured from; Ctrl-C during it
- * keeps nothing of that case. */
+/* --warmup: before each HST case's measured fio, one of the same
+ * workload at iodepth 64 for the warm-up's seconds, after the selector
+ * is set and before the diskstats the case is measured from; none for
+ * ST, whose choice has no history to warm; the case records the
+ * warm-up it had. Ctrl-C during it keeps nothing of that case. */
 static void warmup_before_each_case(void **state)
 {
 	struct mock m;
@@ -336,31 +337,35 @@ static void warmup_before_each_case(void **state)
 	p.warmup_s = 20;
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
 	assert_string_equal(m.log,
-		"sel:st fio done ds fio done ds sel:hst fio done ds fio done ds "
-		"sel:st fio done ds fio done ds sel:hst fio done ds fio done ds "
+		"sel:st ds fio done ds sel:hst fio done ds fio done ds "
+		"sel:st ds fio done ds sel:hst fio done ds fio done ds "
 		"sel:ql ");
 	assert_int_equal(s.done, 4);
 	/* deltas around the measured fio only */
-	assert_int_equal(s.cases[0].path[0].v[SP_DS_READS], 2048);
-	first = strtok(m.argv_seen, "|");
+	assert_int_equal(s.cases[1].path[0].v[SP_DS_READS], 2048);
+	assert_int_equal(s.cases[0].env.warmup_s, 0);
+	assert_int_equal(s.cases[1].env.warmup_s, 20);
+	strtok(m.argv_seen, "|");
+	first = strtok(NULL, "|");
 	assert_non_null(strstr(first, "--iodepth=64 "));
 	assert_non_null(strstr(first, "--runtime=20 --time_based "));
 	assert_null(strstr(strtok(NULL, "|"), "--runtime=20 "));
 	sp_run_summary_free(&s);
 	rmtree(dir);
 
-	/* Ctrl-C in the first warm-up: nothing measured, nothing saved */
+	/* Ctrl-C in the first warm-up: nothing measured of that case */
 	free(m.fio_json);
 	dir = tmpdir();
 	mock_init(&m);
-	m.interrupt_at_fio = 1;
+	m.interrupt_at_fio = 2;
 	ops = mock_ops(&m);
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s),
 			 -EINTR);
-	assert_string_equal(m.log, "sel:st fio stop sel:ql ");
+	assert_string_equal(m.log,
+			    "sel:st ds fio done ds sel:hst fio stop sel:ql ");
 	assert_true(s.interrupted);
-	assert_int_equal(s.done, 0);
-	assert_int_equal(count_files(dir, "cases", ".json"), 0);
+	assert_int_equal(s.done, 1);
+	assert_int_equal(count_files(dir, "cases", ".json"), 1);
 	sp_run_interrupted = 0;
 	sp_run_summary_free(&s);
 	free(m.fio_json);
