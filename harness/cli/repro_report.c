@@ -38,6 +38,9 @@ static const struct sp_case_result *find_case(const struct sp_case_result *cases
 
 struct tally {
 	int points, verdicts_held, targets, targets_met, missing, flagged;
+	/* judged points whose published shares bear the conclusion out,
+	 * and whose measured verdict is the published table's */
+	int published_held, agreed;
 	/* the shares' standard error: runs within SP_ENV_SHARE_SE_MAX,
 	 * runs whose error came from batch means, and the largest */
 	int se_runs, se_within, se_batch_runs;
@@ -139,7 +142,7 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 	const struct sp_ref_case *p_st = sp_ref_find(ref, topo, rw, qd, SP_REF_ST);
 	const struct sp_ref_case *p_hst = sp_ref_find(ref, topo, rw, qd, SP_REF_HST);
 	struct sp_repro_row st, hst;
-	struct sp_repro_verdict v;
+	struct sp_repro_verdict v, pv;
 	char point[80];
 	size_t i;
 	int flagged;
@@ -186,18 +189,26 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 		topo, rw_name, qd, 100 * st.slow_published, 100 * st.slow_measured,
 		100 * hst.slow_published, 100 * hst.slow_measured,
 		st.tvd, target_mark(&st), hst.tvd, target_mark(&hst));
-	if (sp_repro_verdict(&st, &hst, qd, &v)) {
+	if (sp_repro_verdict(&st, &hst, qd, &v) ||
+	    sp_repro_verdict_published(&st, &hst, qd, &pv)) {
 		fprintf(summary, " - |\n");
 	} else if (flagged) {
 		/* not a finding: the lab's shape, not the selectors' */
 		fprintf(summary, " lab-shaped (%s) |\n",
 			v.holds ? "holds" : "does not hold");
 	} else {
-		fprintf(summary, " %s |\n", v.holds ? "holds" : "**does not hold**");
+		fprintf(summary, " %s%s |\n", v.holds ? "holds" : "**does not hold**",
+			pv.holds ? "" : v.holds ? " (the published table: does not)"
+					  : " (nor in the published table)");
 		tally->verdicts_held += v.holds;
+		tally->published_held += pv.holds;
+		tally->agreed += v.holds == pv.holds;
 		fprintf(md, "\n\nVerdict: **%s** — %s: %s.\n",
 			v.holds ? "holds" : "does not hold",
 			sp_repro_claim_text(v.claim), v.why);
+		if (!pv.holds)
+			fprintf(md, "The published table does not bear it out "
+				"here either: %s.\n", pv.why);
 	}
 }
 
@@ -302,7 +313,9 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 	fclose(summary);
 	fclose(details);
 	fprintf(md, "\n## Summary\n\n%d of %d points measured; the published "
-		"conclusion holds in %d; %d of %d fidelity targets met.\n\n"
+		"conclusion holds in %d (in the published table itself: %d); "
+		"the verdict is the published table's in %d; %d of %d fidelity "
+		"targets met.\n\n"
 		"Slow paths' share published / measured; TVD is the total variation "
 		"distance between the published and the measured spread over the "
 		"paths (targets: ST at qd 1-2 <= 0.01, HST at qd 1-2 "
@@ -316,6 +329,7 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 		"| case | ST slow share | HST slow share | TVD ST | TVD HST | conclusion |\n"
 		"|---|---:|---:|---:|---:|---|\n%s\n%s## Per case\n%s",
 		tally.points, tally.points + tally.missing, tally.verdicts_held,
+		tally.published_held, tally.agreed,
 		tally.targets_met, tally.targets, 100 * SP_REPRO_MOVED_MIN,
 		100 * SP_REPRO_ALIKE_MAX, 100 * SP_REPRO_EVEN_MAX,
 		100 * SP_ENV_SHARE_SE_MAX, tally.se_within, tally.se_runs,
@@ -329,10 +343,12 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 	free(details_text);
 	fclose(md);
 	free(all);
-	printf("reproduce: %d of %d points measured, conclusion holds in %d, "
-	       "%d of %d TVD targets met; report %s\n", tally.points,
+	printf("reproduce: %d of %d points measured, conclusion holds in %d "
+	       "(published: %d), verdict as published in %d, %d of %d TVD "
+	       "targets met; report %s\n", tally.points,
 	       tally.points + tally.missing, tally.verdicts_held,
-	       tally.targets_met, tally.targets, path);
+	       tally.published_held, tally.agreed, tally.targets_met,
+	       tally.targets, path);
 	return tally.missing ? -EIO : 0;
 }
 

@@ -147,3 +147,24 @@ int sp_repro_verdict(const struct sp_repro_row *st,
 	}
 	return 0;
 }
+
+/* A row whose measured shares are its published ones. */
+static void as_published(const struct sp_repro_row *row,
+			 struct sp_repro_row *out)
+{
+	*out = *row;
+	memcpy(out->measured_share, row->published_share,
+	       sizeof(out->measured_share));
+	out->slow_measured = row->slow_published;
+}
+
+int sp_repro_verdict_published(const struct sp_repro_row *st,
+			       const struct sp_repro_row *hst, int iodepth,
+			       struct sp_repro_verdict *verdict)
+{
+	struct sp_repro_row pst, phst;
+
+	as_published(st, &pst);
+	as_published(hst, &phst);
+	return sp_repro_verdict(&pst, &phst, iodepth, verdict);
+}
