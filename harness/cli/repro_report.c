@@ -91,7 +91,8 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 	if (e->warmup_s)
 		fprintf(md, ", warm-up %u s", e->warmup_s);
 	fprintf(md, ", calibration residual up to %+.1f%%, "
-		"shares' standard error up to %.2f pp (%s)%s", 100 * worst, 100 * se, e->se_batches ? "batch means" : "binomial",
+		"shares' standard error up to %.2f pp (%s)%s", 100 * worst,
+		100 * se, e->se_batches ? "batch means" : "binomial",
 		se > SP_ENV_SHARE_SE_MAX ?
 		" (over 0.5 pp: a longer --runtime would narrow it)" : "");
 	if (flagged)

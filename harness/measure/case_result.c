@@ -539,7 +539,7 @@ static void read_batch_se(const char *sub, struct sp_case_result *c)
 	struct sp_timeline tl;
 	size_t p, d;
 
-	if (!c->faults.timeline || sp_case_timeline_read(sub, c, &tl))
+	if (sp_case_timeline_read(sub, c, &tl))
 		return;
 	if (tl.n_devs > 1 &&
 	    !sp_tl_share_se(&tl, tl.n_devs - 1, SP_ENV_SE_BATCHES, se, &worst)) {

@@ -2,12 +2,9 @@
 #include "harness/run/run_loop.h"
 
 #include "common/log.h"
-#include "common/outdir.h"
 #include "common/units.h"
 #include "dm/selector.h"
 #include "harness/measure/shares.h"
-#include "harness/report/render.h"
-#include "harness/report/render_timeline.h"
 #include "harness/run/run_fio.h"
 #include "harness/run/run_watch.h"
 
@@ -15,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <json-c/json.h>
 
 volatile sig_atomic_t sp_run_interrupted;
 
@@ -283,6 +278,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		    struct sp_case_result *c, struct sp_run_timing *tm)
 {
 	const struct sp_run_ops *ops = r->ops;
+	const struct sp_selector_info *info;
 	struct sp_dm_selector sel;
 	struct sp_run_argv av;
 	char *before = NULL, *after = NULL, *out = NULL, *errout = NULL;
@@ -313,8 +309,8 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		return ret;
 	}
 	tm->selector_ns = ops->now_ns(ops->ctx) - t0;
-	if (r->plan->warmup_s && sp_selector_info(rc->sel) &&
-	    sp_selector_info(rc->sel)->keeps_history) {
+	info = sp_selector_info(rc->sel);
+	if (r->plan->warmup_s && info && info->keeps_history) {
 		ret = warm_up(r, rc, t0);
 		if (ret) {
 			sp_run_watch_free(&w);
