@@ -121,6 +121,26 @@ static void json_round_trip_and_old_files(void **state)
 	assert_int_equal(back.env.has_resid[2], 1);
 	assert_true(fabs(back.env.resid[2] - 0.012) < 1e-9);
 	assert_int_equal(back.env.warmup_s, 20);
+	/* a hostile file's warm-up is none, never a wrapped count */
+	{
+		static const char *bad[] = { "-5", "\"20\"", "99999999999",
+					     "2.5", "null" };
+		char *at = strstr(text, "\"warmup_s\": 20"), *edited;
+		size_t i, head;
+
+		assert_non_null(at);
+		head = (size_t)(at - text) + strlen("\"warmup_s\": ");
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			edited = malloc(strlen(text) + 32);
+			assert_non_null(edited);
+			memcpy(edited, text, head);
+			strcpy(edited + head, bad[i]);
+			strcat(edited, at + strlen("\"warmup_s\": 20"));
+			assert_int_equal(sp_case_from_json(edited, "bad", &back), 0);
+			assert_int_equal(back.env.warmup_s, 0);
+			free(edited);
+		}
+	}
 	free(text);
 	free(old);
 }
