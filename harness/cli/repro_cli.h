@@ -16,10 +16,12 @@ struct repro_cli {
 
 /* Runs one slowpath command in this process, as the user would. */
 int repro_slowpath(int (*cmd)(int, char **), const char *const *words);
-/* `slowpath run` of ST and HST for one rw at the iodepths qds ("1,32")
- * into dir, time-based (runtime seconds) unless --full. 0 or -EIO. */
-int repro_run_cases(const struct repro_cli *cli, const char *rw,
-		    const char *qds, const char *runtime, const char *dir);
+/* `slowpath run` of selectors ("st,hst") for one rw at the iodepths
+ * qds ("1,32") into dir, time-based (runtime seconds) unless --full.
+ * 0 or -EIO. */
+int repro_run_cases(const struct repro_cli *cli, const char *selectors,
+		    const char *rw, const char *qds, const char *runtime,
+		    const char *dir);
 int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

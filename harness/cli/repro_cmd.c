@@ -44,7 +44,8 @@ static const struct sp_opt repro_table[] = {
 	{ .name = "max-runtime", .type = SP_OPT_INT, .def = "600", .min = 1,
 	  .max = 3600, .offset = offsetof(struct repro_cli, max_runtime_s),
 	  .help = "scaled: the most seconds per run when a share's standard "
-	  "error wants longer" },
+	  "error wants longer, planned or (over 0.5 pp by batch means) "
+	  "run again" },
 	{ .name = "warmup", .type = SP_OPT_INT, .def = "20", .min = 0,
 	  .max = 3600, .offset = offsetof(struct repro_cli, warmup_s),
 	  .help = "seconds of each HST run's workload at iodepth >= 64 "
@@ -195,22 +196,23 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 			failed = 1;
 			break;
 		}
-		failed = repro_run_cases(cli, sp_ref_rw_name(rw), qds, runtime,
-					 dir) != 0;
+		failed = repro_run_cases(cli, "st,hst", sp_ref_rw_name(rw), qds,
+					 runtime, dir) != 0;
 	}
 	topology_down();
 	return failed ? -EIO : 0;
 }
 
-int repro_run_cases(const struct repro_cli *cli, const char *rw,
-		    const char *qds, const char *runtime, const char *dir)
+int repro_run_cases(const struct repro_cli *cli, const char *selectors,
+		    const char *rw, const char *qds, const char *runtime,
+		    const char *dir)
 {
 	const char *run[18];
 	char warmup[24];
 	int n = 0;
 
 	run[n++] = "run";
-	run[n++] = "--selectors"; run[n++] = "st,hst";
+	run[n++] = "--selectors"; run[n++] = selectors;
 	run[n++] = "--rw"; run[n++] = rw;
 	run[n++] = "--iodepth"; run[n++] = qds;
 	/* the 10 Hz per-path counts give the shares' standard error by

@@ -20,22 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const struct sp_case_result *find_case(const struct sp_case_result *cases,
-					      size_t n, const char *topo,
-					      const char *rw, int qd,
-					      const char *sel_short)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (!strcmp(cases[i].topology, topo) && !strcmp(cases[i].rw, rw) &&
-		    cases[i].iodepth == qd &&
-		    !strcmp(sp_selector_short(cases[i].selector), sel_short))
-			return &cases[i];
-	}
-	return NULL;
-}
-
 struct tally {
 	int points, verdicts_held, targets, targets_met, missing, flagged;
 	/* judged points whose published shares bear the conclusion out,
@@ -138,8 +122,10 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 			 struct tally *tally)
 {
 	const char *rw_name = sp_ref_rw_name(rw);
-	const struct sp_case_result *m_st = find_case(cases, n, topo, rw_name, qd, "st");
-	const struct sp_case_result *m_hst = find_case(cases, n, topo, rw_name, qd, "hst");
+	const struct sp_case_result *m_st =
+		sp_repro_find_case(cases, n, topo, rw_name, qd, "st");
+	const struct sp_case_result *m_hst =
+		sp_repro_find_case(cases, n, topo, rw_name, qd, "hst");
 	const struct sp_ref_case *p_st = sp_ref_find(ref, topo, rw, qd, SP_REF_ST);
 	const struct sp_ref_case *p_hst = sp_ref_find(ref, topo, rw, qd, SP_REF_HST);
 	struct sp_repro_row st, hst;
@@ -213,10 +199,10 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 	}
 }
 
-/* The cases of OUT/runs/TOPO-RW<suffix>, appended to *all, and their
- * plots. 0 also when there are none; -ENOMEM. */
+/* The cases of OUT/runs/TOPO-RW<suffix>, appended to *all, and (plot)
+ * their plots. 0 also when there are none; -ENOMEM. */
 static int load_runs(const char *out, const char *topo, const char *rw,
-		     const char *suffix, struct sp_case_result **all,
+		     const char *suffix, int plot, struct sp_case_result **all,
 		     size_t *n_all)
 {
 	struct sp_case_result *some, *grown;
@@ -236,7 +222,8 @@ static int load_runs(const char *out, const char *topo, const char *rw,
 	memcpy(*all + *n_all, some, n * sizeof(*some));
 	*n_all += n;
 	free(some);
-	if (!repro_path_printf(path, sizeof(path), "%s/plots/%s-%s%s", out, topo,
+	if (plot &&
+	    !repro_path_printf(path, sizeof(path), "%s/plots/%s-%s%s", out, topo,
 			       rw, suffix) &&
 	    sp_plot_run(path, *all + *n_all - n, n, "st", "hst",
 			&sp_plot_exec_gnuplot))
@@ -268,8 +255,18 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 					snprintf(suffix, sizeof(suffix), "-k%llu",
 						 1ULL << (k - 1));
 				ret = load_runs(out, sp_repro_topologies[t],
-						sp_ref_rw_name(rw), suffix, &all,
+						sp_ref_rw_name(rw), suffix, 1, &all,
 						&n_all);
+				/* the cases run again for a smaller error */
+				for (q = 0; k && !ret && q < 2 * SP_REPRO_N_QD; q++) {
+					snprintf(suffix, sizeof(suffix),
+						 "-k%llu-qd%d-%s", 1ULL << (k - 1),
+						 sp_repro_iodepths[q / 2],
+						 q % 2 ? "hst" : "st");
+					ret = load_runs(out, sp_repro_topologies[t],
+							sp_ref_rw_name(rw), suffix,
+							0, &all, &n_all);
+				}
 				suffix[0] = '\0';
 				if (ret) {
 					free(all);

@@ -67,4 +67,12 @@ int sp_repro_verdict_published(const struct sp_repro_row *st,
 
 const char *sp_repro_claim_text(enum sp_repro_claim claim);
 
+/* The case of topo, rw, iodepth and selector (its short name) among
+ * cases; where a case was run again for a smaller standard error, the
+ * one with the most I/O. NULL when there is none. */
+const struct sp_case_result *sp_repro_find_case(const struct sp_case_result *cases,
+						size_t n, const char *topo,
+						const char *rw, int iodepth,
+						const char *sel_short);
+
 #endif

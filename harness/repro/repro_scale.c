@@ -129,3 +129,15 @@ double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
 	}
 	return ios / fmin(iops, serial_capacity(m, k));
 }
+
+int64_t sp_scale_rerun_runtime(double se, double se_max, int64_t runtime_s,
+			       int64_t max_runtime_s)
+{
+	double want;
+
+	if (!(se > se_max) || !(se_max > 0) || runtime_s <= 0 ||
+	    runtime_s >= max_runtime_s)
+		return 0;
+	want = ceil((double)runtime_s * (se / se_max) * (se / se_max));
+	return want >= (double)max_runtime_s ? max_runtime_s : (int64_t)want;
+}

@@ -227,6 +227,41 @@ static void targets_follow_the_issue_table(void **state)
 	assert_float_equal(sp_repro_tvd_target(SP_REF_HST, 64), 0.08, 0);
 }
 
+/* A case run again for a smaller error sits beside the first run: the
+ * report takes the one with more I/O, whichever folder came first, and
+ * never another selector's, iodepth's or rw's. */
+static void the_longer_run_of_a_case_is_the_one_judged(void **state)
+{
+	struct sp_case_result c[5];
+	size_t i;
+
+	(void)state;
+	as_published(find("u10", "read", 2, SP_REF_HST), "read", &c[0]);
+	as_published(find("u10", "read", 2, SP_REF_ST), "read", &c[1]);
+	c[2] = c[0];				/* run again: 10x the I/O */
+	for (i = 0; i < c[2].n_paths; i++)
+		c[2].path[i].v[SP_DS_READS] *= 10;
+	c[3] = c[2];				/* even more, but qd 1 */
+	c[3].iodepth = 1;
+	for (i = 0; i < c[3].n_paths; i++)
+		c[3].path[i].v[SP_DS_READS] *= 10;
+	c[4] = c[3];				/* and randread at qd 2 */
+	c[4].iodepth = 2;
+	snprintf(c[4].rw, sizeof(c[4].rw), "randread");
+
+	assert_ptr_equal(sp_repro_find_case(c, 5, "u10", "read", 2, "hst"), &c[2]);
+	assert_ptr_equal(sp_repro_find_case(c, 5, "u10", "read", 2, "st"), &c[1]);
+	assert_ptr_equal(sp_repro_find_case(c, 5, "u10", "read", 1, "hst"), &c[3]);
+	assert_ptr_equal(sp_repro_find_case(c, 5, "u10", "randread", 2, "hst"), &c[4]);
+	/* the longer one first: still the longer one */
+	c[0] = c[2];
+	as_published(find("u10", "read", 2, SP_REF_HST), "read", &c[2]);
+	assert_ptr_equal(sp_repro_find_case(c, 5, "u10", "read", 2, "hst"), &c[0]);
+	assert_null(sp_repro_find_case(c, 5, "u10", "read", 32, "hst"));
+	assert_null(sp_repro_find_case(c, 5, "skew4", "read", 2, "hst"));
+	assert_null(sp_repro_find_case(c, 0, "u10", "read", 2, "hst"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +273,7 @@ int main(void)
 		cmocka_unit_test(the_published_exception_is_reported),
 		cmocka_unit_test(the_published_verdict_ignores_the_measurement),
 		cmocka_unit_test(targets_follow_the_issue_table),
+		cmocka_unit_test(the_longer_run_of_a_case_is_the_one_judged),
 	};
 
 	return cmocka_run_group_tests(tests, load_reference, free_reference);

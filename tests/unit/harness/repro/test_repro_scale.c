@@ -201,6 +201,25 @@ static void u10_deep_planned_with_a_margin(void **state)
 	assert_int_equal(k, 16);
 }
 
+/* HST at qd 2 on u10 came out at 3 pp in 35 s: the case runs again for
+ * (3 / 0.5)^2 x 35 s, cut at --max-runtime; a run within the error, or
+ * one already as long as allowed, does not. */
+static void noisy_case_runs_again_longer(void **state)
+{
+	(void)state;
+	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 600), 600);
+	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 350), 350);
+	/* 0.6 pp: 35 x 1.44 = 50.4 -> 51 s */
+	assert_int_equal(sp_scale_rerun_runtime(0.006, 0.005, 35, 600), 51);
+	assert_int_equal(sp_scale_rerun_runtime(0.005, 0.005, 35, 600), 0);
+	assert_int_equal(sp_scale_rerun_runtime(0.001, 0.005, 35, 600), 0);
+	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 35), 0);
+	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 0, 600), 0);
+	assert_int_equal(sp_scale_rerun_runtime(NAN, 0.005, 35, 600), 0);
+	assert_int_equal(sp_scale_rerun_runtime(INFINITY, 0.005, 35, 600), 600);
+	assert_int_equal(sp_scale_rerun_runtime(0.030, 0, 35, 600), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +230,7 @@ int main(void)
 		cmocka_unit_test(idle_busy_guest),
 		cmocka_unit_test(run_length_for_the_standard_error),
 		cmocka_unit_test(u10_deep_planned_with_a_margin),
+		cmocka_unit_test(noisy_case_runs_again_longer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
