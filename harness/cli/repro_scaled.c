@@ -175,7 +175,10 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
 							cli->max_runtime_s);
 		char again[PATH_MAX], qd[16], rt[24];
 
-		if (!longer || cases[i].env.se_batches <= 0)
+		/* only what reproduce ran: a name from a case file never
+		 * makes a folder name */
+		if (!longer || cases[i].env.se_batches <= 0 ||
+		    (strcmp(sel, "st") && strcmp(sel, "hst")))
 			continue;
 		snprintf(qd, sizeof(qd), "%d", cases[i].iodepth);
 		snprintf(rt, sizeof(rt), "%" PRId64, longer);
