@@ -195,9 +195,7 @@ json_object *sp_case_json_object(const struct sp_case_result *c)
 	{
 		uint64_t ios[SP_CASE_MAX_PATHS];
 
-		for (i = 0; i < c->n_paths; i++)
-			ios[i] = c->path[i].v[SP_DS_READS] +
-				 c->path[i].v[SP_DS_WRITES];
+		sp_case_path_ios(c, ios);
 		sp_case_env_to_json(&c->env, ios, c->n_paths, o);
 	}
 	sp_case_faults_to_json(&c->faults, o);
@@ -502,9 +500,22 @@ double sp_case_share_se(const struct sp_case_result *c, double *se)
 		}
 		return worst;
 	}
-	for (p = 0; p < c->n_paths; p++)
-		ios[p] = c->path[p].v[SP_DS_READS] + c->path[p].v[SP_DS_WRITES];
+	sp_case_path_ios(c, ios);
 	return sp_share_se(ios, c->n_paths, se);
+}
+
+uint64_t sp_case_path_ios(const struct sp_case_result *c, uint64_t *ios)
+{
+	uint64_t total = 0, io;
+	size_t p;
+
+	for (p = 0; p < c->n_paths && p < SP_CASE_MAX_PATHS; p++) {
+		io = c->path[p].v[SP_DS_READS] + c->path[p].v[SP_DS_WRITES];
+		if (ios)
+			ios[p] = io;
+		total += io;
+	}
+	return total;
 }
 
 int sp_case_timeline_read(const char *cases_dir, const struct sp_case_result *c,

@@ -49,6 +49,9 @@ void sp_case_bs_text(uint64_t bytes, char *buf, size_t len);
 /* "<topology>-<rw>-<bs>-qd<N>[-j<J>]-<selector short>" */
 int sp_case_stem(const struct sp_case_result *c, char *buf, size_t len);
 
+/* Each path's I/Os (reads + writes) into ios (may be NULL); the sum. */
+uint64_t sp_case_path_ios(const struct sp_case_result *c, uint64_t *ios);
+
 /* The standard error of each of c's shares (se may be NULL) and the
  * largest: by batch means when the case's timeline was read
  * (c->env.se_batches), else binomial from its I/O counts. */

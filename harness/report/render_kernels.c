@@ -36,15 +36,13 @@ static int same_row(const struct sp_case_result *a,
 static void share_cells(const struct sp_case_result *c, char *shares,
 			char *slow, char *iops)
 {
-	uint64_t io[SP_CASE_MAX_PATHS], total = 0, slow_io = 0;
+	uint64_t io[SP_CASE_MAX_PATHS], total, slow_io = 0;
 	size_t p, o = 0;
 
-	for (p = 0; p < c->n_paths; p++) {
-		io[p] = c->path[p].v[SP_DS_READS] + c->path[p].v[SP_DS_WRITES];
-		total += io[p];
+	total = sp_case_path_ios(c, io);
+	for (p = 0; p < c->n_paths; p++)
 		if (c->slow[p])
 			slow_io += io[p];
-	}
 	shares[0] = '\0';
 	for (p = 0; p < c->n_paths && o + 8 < CELL; p++)
 		o += (size_t)snprintf(shares + o, CELL - o, "%s%.0f%s",

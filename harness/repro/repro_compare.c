@@ -169,16 +169,6 @@ int sp_repro_verdict_published(const struct sp_repro_row *st,
 	return sp_repro_verdict(&pst, &phst, iodepth, verdict);
 }
 
-static uint64_t case_ios(const struct sp_case_result *c)
-{
-	uint64_t ios = 0;
-	size_t i;
-
-	for (i = 0; i < c->n_paths && i < SP_CASE_MAX_PATHS; i++)
-		ios += c->path[i].v[SP_DS_READS] + c->path[i].v[SP_DS_WRITES];
-	return ios;
-}
-
 const struct sp_case_result *sp_repro_find_case(const struct sp_case_result *cases,
 						size_t n, const char *topo,
 						const char *rw, int iodepth,
@@ -192,7 +182,8 @@ const struct sp_case_result *sp_repro_find_case(const struct sp_case_result *cas
 		    cases[i].iodepth != iodepth ||
 		    strcmp(sp_selector_short(cases[i].selector), sel_short))
 			continue;
-		if (!best || case_ios(&cases[i]) > case_ios(best))
+		if (!best || sp_case_path_ios(&cases[i], NULL) >
+			     sp_case_path_ios(best, NULL))
 			best = &cases[i];
 	}
 	return best;
