@@ -153,6 +153,16 @@ static double worst_pq(const struct sp_reference *ref, const char *topo,
 	return worst > 0 ? worst : 0.25;
 }
 
+static int planned_iodepth(int iodepth)
+{
+	size_t q;
+
+	for (q = 0; q < SP_REPRO_N_QD; q++)
+		if (sp_repro_iodepths[q] == iodepth)
+			return 1;
+	return 0;
+}
+
 /* Runs again, longer, each case of the run in dir whose shares'
  * standard error (batch means) came out over SP_ENV_SHARE_SE_MAX, into
  * OUT/runs/TOPO-RW-kK-qdQ-SEL, where the report prefers it (more I/O).
@@ -175,10 +185,11 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
 							cli->max_runtime_s);
 		char again[PATH_MAX], qd[16], rt[24];
 
-		/* only what reproduce ran: a name from a case file never
-		 * makes a folder name */
+		/* only what reproduce ran: a name or number from a case
+		 * file never makes a folder name or an option */
 		if (!longer || cases[i].env.se_batches <= 0 ||
-		    (strcmp(sel, "st") && strcmp(sel, "hst")))
+		    (strcmp(sel, "st") && strcmp(sel, "hst")) ||
+		    !planned_iodepth(cases[i].iodepth))
 			continue;
 		snprintf(qd, sizeof(qd), "%d", cases[i].iodepth);
 		snprintf(rt, sizeof(rt), "%" PRId64, longer);
