@@ -183,6 +183,11 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 		/* not a finding: the lab's shape, not the selectors' */
 		fprintf(summary, " lab-shaped (%s) |\n",
 			v.holds ? "holds" : "does not hold");
+		/* still said with its why: what the selectors did here is
+		 * measured, only its weight as a finding is not */
+		fprintf(md, "\n\nVerdict, lab-shaped and so not a finding: "
+			"**%s** — %s: %s.\n", v.holds ? "holds" : "does not hold",
+			sp_repro_claim_text(v.claim), v.why);
 	} else {
 		fprintf(summary, " %s%s |\n", v.holds ? "holds" : "**does not hold**",
 			pv.holds ? "" : v.holds ? " (the published table: does not)"
