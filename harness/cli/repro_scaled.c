@@ -129,15 +129,14 @@ static double worst_pq(const struct sp_reference *ref, const char *topo,
 		       size_t t)
 {
 	double s[SP_REF_MAX_PATHS], worst = 0;
-	size_t q, i, qi;
+	size_t q, i;
+	int qi;
 	int rw, sel;
 
 	for (rw = 0; rw < SP_REF_N_RW; rw++)
 		for (q = 0; q < nq; q++) {
-			for (qi = 0; qi < SP_REPRO_N_QD; qi++)
-				if (sp_repro_iodepths[qi] == qds[q])
-					break;
-			if (qi == SP_REPRO_N_QD || !plan->want[t][rw][qi])
+			qi = sp_repro_qd_index(qds[q]);
+			if (qi < 0 || !plan->want[t][rw][qi])
 				continue;
 			for (sel = 0; sel < SP_REF_N_SELECTORS; sel++) {
 				const struct sp_ref_case *c = sp_ref_find(
@@ -151,16 +150,6 @@ static double worst_pq(const struct sp_reference *ref, const char *topo,
 			}
 		}
 	return worst > 0 ? worst : 0.25;
-}
-
-static int planned_iodepth(int iodepth)
-{
-	size_t q;
-
-	for (q = 0; q < SP_REPRO_N_QD; q++)
-		if (sp_repro_iodepths[q] == iodepth)
-			return 1;
-	return 0;
 }
 
 /* Runs again, longer, each case of the run in dir whose shares'
@@ -189,7 +178,7 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
 		 * file never makes a folder name or an option */
 		if (!longer || cases[i].env.se_batches <= 0 ||
 		    (strcmp(sel, "st") && strcmp(sel, "hst")) ||
-		    !planned_iodepth(cases[i].iodepth))
+		    sp_repro_qd_index(cases[i].iodepth) < 0)
 			continue;
 		snprintf(qd, sizeof(qd), "%d", cases[i].iodepth);
 		snprintf(rt, sizeof(rt), "%" PRId64, longer);
@@ -218,8 +207,8 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 			     "--calibrate", "--calibrate-base", base,
 			     serial ? "--serial-base" : NULL, serial, NULL };
 	const char *down[] = { "down", NULL };
-	size_t q, qi, len = 0;
-	int rw, failed = 0, any;
+	size_t q, len = 0;
+	int rw, qi, failed = 0, any;
 
 	snprintf(ktext, sizeof(ktext), "%" PRIu64, k);
 	snprintf(rt, sizeof(rt), "%" PRId64, runtime_s);
@@ -229,11 +218,8 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 		len = 0;
 		qtext[0] = '\0';
 		for (q = 0, any = 0; q < nq; q++) {
-			for (qi = 0; qi < SP_REPRO_N_QD; qi++)
-				if (sp_repro_iodepths[qi] == qds[q] &&
-				    plan->want[t][rw][qi])
-					break;
-			if (qi == SP_REPRO_N_QD)
+			qi = sp_repro_qd_index(qds[q]);
+			if (qi < 0 || !plan->want[t][rw][qi])
 				continue;
 			len += (size_t)snprintf(qtext + len, sizeof(qtext) - len,
 						"%s%d", any ? "," : "", qds[q]);

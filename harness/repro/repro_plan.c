@@ -20,6 +20,16 @@ static int topology_index(const char *name)
 	return -1;
 }
 
+int sp_repro_qd_index(int iodepth)
+{
+	int q;
+
+	for (q = 0; q < SP_REPRO_N_QD; q++)
+		if (sp_repro_iodepths[q] == iodepth)
+			return q;
+	return -1;
+}
+
 static int qd_index(const char *text)
 {
 	char digits[8];

@@ -16,6 +16,9 @@
 extern const char *const sp_repro_topologies[SP_REPRO_N_TOPOS];
 extern const int sp_repro_iodepths[SP_REPRO_N_QD];
 
+/* iodepth's index in sp_repro_iodepths, or -1 when it is none of them. */
+int sp_repro_qd_index(int iodepth);
+
 struct sp_repro_plan {
 	/* want[topology][rw][iodepth index] */
 	unsigned char want[SP_REPRO_N_TOPOS][SP_REF_N_RW][SP_REPRO_N_QD];

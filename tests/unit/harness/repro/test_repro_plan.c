@@ -82,6 +82,19 @@ static void each_bad_form_names_its_part(void **state)
 	}
 }
 
+/* a case file's iodepth is only ever looked up, never trusted */
+static void only_published_iodepths_have_an_index(void **state)
+{
+	static const int others[] = { 0, -1, 3, 8, 128, 1 << 30 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < SP_REPRO_N_QD; i++)
+		assert_int_equal(sp_repro_qd_index(sp_repro_iodepths[i]), (int)i);
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		assert_int_equal(sp_repro_qd_index(others[i]), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +102,7 @@ int main(void)
 		cmocka_unit_test(a_ci_subset),
 		cmocka_unit_test(sets_and_several_items),
 		cmocka_unit_test(each_bad_form_names_its_part),
+		cmocka_unit_test(only_published_iodepths_have_an_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
