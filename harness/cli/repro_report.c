@@ -179,23 +179,23 @@ static void report_point(FILE *summary, FILE *md, const struct sp_reference *ref
 	if (sp_repro_verdict(&st, &hst, qd, &v) ||
 	    sp_repro_verdict_published(&st, &hst, qd, &pv)) {
 		fprintf(summary, " - |\n");
-	} else if (flagged) {
-		/* not a finding: the lab's shape, not the selectors' */
-		fprintf(summary, " lab-shaped (%s) |\n",
-			v.holds ? "holds" : "does not hold");
-		/* still said with its why: what the selectors did here is
-		 * measured, only its weight as a finding is not */
-		fprintf(md, "\n\nVerdict, lab-shaped and so not a finding: "
-			"**%s** — %s: %s.\n", v.holds ? "holds" : "does not hold",
-			sp_repro_claim_text(v.claim), v.why);
 	} else {
-		fprintf(summary, " %s%s |\n", v.holds ? "holds" : "**does not hold**",
-			pv.holds ? "" : v.holds ? " (the published table: does not)"
-					  : " (nor in the published table)");
-		tally->verdicts_held += v.holds;
-		tally->published_held += pv.holds;
-		tally->agreed += v.holds == pv.holds;
-		fprintf(md, "\n\nVerdict: **%s** — %s: %s.\n",
+		if (flagged) {
+			/* not a finding: the lab's shape, not the selectors' */
+			fprintf(summary, " lab-shaped (%s) |\n",
+				v.holds ? "holds" : "does not hold");
+		} else {
+			fprintf(summary, " %s%s |\n", v.holds ? "holds" : "**does not hold**",
+				pv.holds ? "" : v.holds ? " (the published table: does not)"
+						  : " (nor in the published table)");
+			tally->verdicts_held += v.holds;
+			tally->published_held += pv.holds;
+			tally->agreed += v.holds == pv.holds;
+		}
+		/* a lab-shaped point's too, with its why: what the selectors
+		 * did was measured, only its weight as a finding is not */
+		fprintf(md, "\n\nVerdict%s: **%s** — %s: %s.\n",
+			flagged ? ", lab-shaped and so not a finding" : "",
 			v.holds ? "holds" : "does not hold",
 			sp_repro_claim_text(v.claim), v.why);
 		if (!pv.holds)
