@@ -143,6 +143,8 @@ static void child(const char *const *argv, const struct sp_proc_opts *o,
 				close(fd);
 	if (o->dir && chdir(o->dir))
 		child_fail(report);
+	if (o->child_setup && o->child_setup(o->setup_arg))
+		child_fail(report);
 	for (e = o->env; e && *e; e++)
 		if (putenv((char *)*e))
 			child_fail(report);

@@ -52,6 +52,12 @@ struct sp_proc_opts {
 	const char *const *env;		/* "NAME=value"s, NULL-terminated */
 	const struct sp_proc_fd *fds;	/* fds handed on at fixed numbers */
 	size_t n_fds;
+	/* Run in the child last, just before the exec (after the fds are
+	 * placed and dir is entered): a confinement the caller owns, such as
+	 * the lab's sandbox. Returns 0, or -1 with errno set, which fails the
+	 * spawn with that errno. Only async-signal-safe work. */
+	int (*child_setup)(void *arg);
+	void *setup_arg;
 };
 
 struct sp_proc_buf {

@@ -109,7 +109,7 @@ if "$SLOWPATH" doctor --quiet --native >/dev/null 2>&1; then
 fi
 echo "bench-injectors: one lab boot, $CPUS vCPU(s), ${CELL}s per cell, $PASSES passes" >&2
 SLOWPATH_LAB_ENV="BENCH_DELAYS BENCH_QDS BENCH_CELL BENCH_PASSES" \
-	"$SLOWPATH" lab run --cpus "$CPUS" --timeout 3000 -- bash lab/bench-injectors.sh --guest \
+	"$SLOWPATH" lab run --engine qemu --cpus "$CPUS" --timeout 3000 -- bash lab/bench-injectors.sh --guest \
 	>"$WORK/lab" || die "the lab run failed"
 WHERE+=(lab)
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -161,7 +161,7 @@ read -r n_iops n_lat < <(fio_terse native --filename="$shmdir/file" \
 	--size=64M --ioengine=psync)
 echo "  native   qd1  $n_iops IOPS  mean latency $n_lat us"
 for cpus in 1 2; do
-	"$SLOWPATH" lab run --cpus "$cpus" --timeout 600 -- bash lab/bench.sh --guest \
+	"$SLOWPATH" lab run --engine qemu --cpus "$cpus" --timeout 600 -- bash lab/bench.sh --guest \
 		>"$tmp/cpus$cpus" || { echo "bench-lab: the lab run with $cpus vCPUs failed" >&2; exit 3; }
 	while read -r qd iops lat; do
 		case $qd in

@@ -2,6 +2,8 @@
  * logs folder, starting and stopping qemu, and relaying the guest's
  * streams. Kept apart from lab_cmd.c, which decides what to do. */
 #include "lab/lab_proc.h"
+#include "lab/lab_sandbox.h"
+#include "lab/lab_uml.h"
 
 #include "common/file.h"
 #include "common/log.h"
@@ -201,6 +203,36 @@ int sp_lab_start_qemu(const struct sp_strv *argv, int out_w, int err_w,
 		 * VM down and clean up, rather than qemu dying under us. */
 		o.flags |= SP_PROC_PGROUP | SP_PROC_STDIN_NULL |
 			   SP_PROC_CLOSE_FDS;
+		o.fds = fds;
+		o.n_fds = 2;
+	}
+	sp_proc_init(&p);
+	ret = sp_proc_spawn(&p, (const char *const *)argv->v, &o);
+	*pid = ret ? -1 : p.pid;
+	return ret;
+}
+
+int sp_lab_start_uml(const struct sp_strv *argv, int out_w, int err_w,
+		     enum sp_lab_mode mode, const char *console_log,
+		     struct sp_lab_sandbox *sb, pid_t *pid)
+{
+	const struct sp_proc_fd fds[] = { { out_w, SP_LAB_UML_OUT_FD },
+					  { err_w, SP_LAB_UML_ERR_FD } };
+	/* UML reads TMPDIR for where to keep its memory file */
+	char tmpdir[PATH_MAX + 8];
+	const char *env[] = { tmpdir, NULL };
+	struct sp_proc_opts o = { .flags = SP_PROC_PDEATHSIG,
+				  .child_setup = sp_lab_sandbox_enter,
+				  .setup_arg = sb, .env = env };
+	struct sp_proc p;
+	int ret;
+
+	snprintf(tmpdir, sizeof(tmpdir), "TMPDIR=%s", sb->mem_dir);
+	if (mode != SP_LAB_SHELL) {
+		o.flags |= SP_PROC_PGROUP | SP_PROC_STDIN_NULL | SP_PROC_CLOSE_FDS;
+		o.logfile = console_log;
+	}
+	if (mode == SP_LAB_RUN) {
 		o.fds = fds;
 		o.n_fds = 2;
 	}

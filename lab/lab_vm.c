@@ -270,6 +270,8 @@ int sp_lab_env_passes(const char *entry, const char *extra)
 		return 0;
 	/* The guest sets these itself. */
 	if ((n == 15 && !strncmp(entry, "SLOWPATH_IN_LAB", n)) ||
+	    (n == 19 && !strncmp(entry, "SLOWPATH_LAB_ENGINE", n)) ||
+	    (n == 17 && !strncmp(entry, "SLOWPATH_LAB_TIME", n)) ||
 	    (n == 4 && (!strncmp(entry, "PATH", n) || !strncmp(entry, "HOME", n))))
 		return 0;
 	if (n > 9 && !strncmp(entry, "SLOWPATH_", 9))
@@ -341,7 +343,8 @@ int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
 
 int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
 		  const char *guest_init, const char *cwd, const char *term,
-		  const char *keep_dir, char **out)
+		  const char *keep_dir, enum sp_lab_engine engine,
+		  enum sp_lab_time time, char **out)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -363,6 +366,10 @@ int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
 	ret = ret ? ret : sp_lab_shell_quote(term ? term : "", &buf, &len);
 	ret = ret ? ret : append_str(&buf, &len, "\nLAB_KEEP=");
 	ret = ret ? ret : sp_lab_shell_quote(keep_dir ? keep_dir : "", &buf, &len);
+	ret = ret ? ret : append_str(&buf, &len, "\nLAB_ENGINE=");
+	ret = ret ? ret : append_str(&buf, &len, sp_lab_engine_name(engine));
+	ret = ret ? ret : append_str(&buf, &len, "\nLAB_TIME=");
+	ret = ret ? ret : append_str(&buf, &len, sp_lab_time_name(time));
 	ret = ret ? ret : append_str(&buf, &len, "\n");
 	if (ret) {
 		free(buf);
@@ -430,4 +437,47 @@ int sp_lab_release_in_series(const char *release, const char *series)
 	/* "6.1" is no prefix of "6.12.x": the next character must end it */
 	return !strncmp(release, series, n) &&
 	       (release[n] == '.' || release[n] == '-' || release[n] == '\0');
+}
+
+static const char *const engine_names[] = { "qemu", "uml" };
+static const char *const time_names[] = { "real", "exact" };
+
+const char *sp_lab_engine_name(enum sp_lab_engine e)
+{
+	return (unsigned int)e < 2 ? engine_names[e] : "?";
+}
+
+const char *sp_lab_time_name(enum sp_lab_time t)
+{
+	return (unsigned int)t < 2 ? time_names[t] : "?";
+}
+
+static int name_index(const char *s, const char *const names[2])
+{
+	int i;
+
+	for (i = 0; s && i < 2; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+int sp_lab_engine_parse(const char *s, enum sp_lab_engine *out)
+{
+	int i = name_index(s, engine_names);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum sp_lab_engine)i;
+	return 0;
+}
+
+int sp_lab_time_parse(const char *s, enum sp_lab_time *out)
+{
+	int i = name_index(s, time_names);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum sp_lab_time)i;
+	return 0;
 }

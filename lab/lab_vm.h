@@ -26,6 +26,15 @@
  * own stdout and stderr going to out_fd and err_fd. */
 enum sp_lab_mode { SP_LAB_RUN, SP_LAB_SHELL, SP_LAB_AGENT };
 
+/* What runs the guest: qemu under TCG booting Debian's kernel, or a
+ * User-Mode Linux built from Debian's source (lab/uml-build.sh), one
+ * host process that can run on simulated time. */
+enum sp_lab_engine { SP_LAB_ENGINE_QEMU, SP_LAB_ENGINE_UML };
+/* Whose clock the guest reads: the host's (real), or UML's simulated
+ * one, in which a delay is exact and the guest's own CPU work takes no
+ * time at all (time-travel=inf-cpu). */
+enum sp_lab_time { SP_LAB_TIME_REAL, SP_LAB_TIME_EXACT };
+
 struct sp_lab_vm {
 	enum sp_lab_mode mode;
 	/* Which prepared lab boots: a kernel series such as "6.12" (make lab
@@ -48,6 +57,12 @@ struct sp_lab_vm {
 	/* SP_LAB_AGENT: the host's end of the control port, a socket qemu
 	 * listens on. */
 	const char *ctl_socket;
+	enum sp_lab_engine engine;
+	enum sp_lab_time time;
+	/* uml: the prepared tree (its linux is vm->kernel) and the init it
+	 * boots, lab/uml-init.sh as prepared */
+	const char *lab_dir;
+	const char *uml_init;
 };
 
 /* A NULL-terminated, growable argv. */
@@ -97,10 +112,19 @@ int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
 		      char *const argv[], char *const envp[],
 		      const char *extra, char **out);
 
-/* config: shell assignments the initrd and guest init source. */
+/* config: shell assignments the initrd and guest init source; engine
+ * and time tell the guest which machine it is (SLOWPATH_LAB_ENGINE and
+ * SLOWPATH_LAB_TIME in the job's environment). */
 int sp_lab_config(enum sp_lab_mode mode, const char *lab_root,
 		  const char *guest_init, const char *cwd, const char *term,
-		  const char *keep_dir, char **out);
+		  const char *keep_dir, enum sp_lab_engine engine,
+		  enum sp_lab_time time, char **out);
+
+/* "qemu"/"uml", "real"/"exact", and back: 0 or -EINVAL. */
+const char *sp_lab_engine_name(enum sp_lab_engine e);
+const char *sp_lab_time_name(enum sp_lab_time t);
+int sp_lab_engine_parse(const char *s, enum sp_lab_engine *out);
+int sp_lab_time_parse(const char *s, enum sp_lab_time *out);
 
 /* The guest's status file: one integer 0..255 and optional whitespace. */
 int sp_lab_parse_status(const char *text, int *code);

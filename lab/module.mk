@@ -1,14 +1,19 @@
-LIB_SRCS += lab/lab_vm.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c \
+LIB_SRCS += lab/lab_vm.c lab/lab_uml.c lab/lab_sandbox.c lab/lab_keep.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c \
 	    lab/lab_frame.c lab/lab_ctl.c lab/lab_agent.c lab/selector_build.c
-UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_hst_info.c \
+UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_lab_uml.c tests/unit/lab/test_lab_keep.c tests/unit/lab/test_hst_info.c \
 	      tests/unit/lab/test_lab_frame.c tests/unit/lab/test_lab_ctl.c
 
 # The lab VM (docs/lab.md, docs/kernels.md). Both scripts are cheap when
 # nothing changed. KERNEL: the kernel series to prepare (6.1, 6.12).
+# ENGINE: qemu (Debian's kernel under TCG), uml (the exact-time lab,
+# built from the same source, which qemu's preparation brings), or all.
 KERNEL ?= 6.1
+ENGINE ?= all
 .PHONY: lab hst-module
 lab:
+	@case "$(ENGINE)" in qemu|uml|all) ;; *) echo "make lab: ENGINE='$(ENGINE)': want qemu, uml or all" >&2; exit 1 ;; esac
 	BUILD=$(BUILD) KERNEL=$(KERNEL) bash lab/prepare.sh
+	@if [ "$(ENGINE)" != qemu ]; then BUILD=$(BUILD) KERNEL=$(KERNEL) bash lab/uml-build.sh; fi
 
 hst-module:
 	BUILD=$(BUILD) bash lab/hst-module.sh

@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES=(
-	build-essential pkg-config dpkg-dev bc cpio xz-utils zstd kmod iproute2
+	build-essential pkg-config dpkg-dev bc flex bison cpio xz-utils zstd kmod iproute2
 	libcmocka-dev libjson-c-dev libiscsi-dev libiscsi-bin iputils-ping jq
 	libnl-3-dev libnl-route-3-dev libdevmapper-dev dmsetup multipath-tools
 	tgt open-iscsi fio gnuplot-nox valgrind

@@ -2,6 +2,7 @@
  * lives, decided before anything touches the system, and the parsers of
  * the tools' output that `up`, `down` and `status` read. */
 #include "harness/bringup/bringup.h"
+#include "common/machine.h"
 
 #include "common/strbuf.h"
 #include "common/units.h"
@@ -329,6 +330,10 @@ int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
 		return dist;
 	if (dist >= 0)
 		o.dist = dist;
+	/* On exact time a deadline is met exactly by a timer, and a
+	 * busy-wait never ends: the clock stands still while the CPU works. */
+	if (sp_machine_exact_time())
+		o.poll_max_ns = 0;
 	o.ctl = ctl;
 	return delay_opts_format_kv(&o, buf, len);
 }

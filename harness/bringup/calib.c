@@ -5,6 +5,7 @@
 #include "common/strbuf.h"
 #include "common/units.h"
 #include "harness/measure/fio_json.h"
+#include "common/machine.h"
 
 #include <errno.h>
 #include <math.h>
@@ -69,6 +70,9 @@ static int measure_some(const struct sp_sys_ops *ops, const struct sp_state *st,
 
 	argv[n++] = "fio";
 	argv[n++] = "--output-format=json";
+	/* on exact time the TSC fio picks by default ignores simulated time */
+	if (sp_machine_exact_time())
+		argv[n++] = "--clocksource=clock_gettime";
 	argv[n++] = "--ioengine=libaio";
 	argv[n++] = "--direct=1";
 	argv[n++] = "--rw=randread";

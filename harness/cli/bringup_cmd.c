@@ -1,6 +1,7 @@
 /* slowpath up|down|status|selector|delay: the thin CLI over
  * harness/bringup/bringup.h. Errors are one line through the log hook. */
 #include "common/exitcodes.h"
+#include "common/machine.h"
 #include "common/log.h"
 #include "common/opttab.h"
 #include "common/units.h"
@@ -260,7 +261,7 @@ int cmd_up(int argc, char **argv)
 	o.scale = (uint64_t)cli.scale;
 	o.serial_base_ns = cli.serial_base_ns;
 	o.unit_ns = cli.unit_ns;
-	if (!o.unit_ns && getenv("SLOWPATH_IN_LAB") && topo.lab_unit_ns > 0)
+	if (!o.unit_ns && sp_machine_emulated_cost() && topo.lab_unit_ns > 0)
 		o.unit_ns = topo.lab_unit_ns;
 	o.tgtd_wait_s = (unsigned int)cli.tgtd_wait_s;
 	o.disk_wait_s = (unsigned int)cli.disk_wait_s;

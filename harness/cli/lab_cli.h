@@ -20,7 +20,9 @@ struct lab_paths {
 	char initrd[PATH_MAX + 16];
 	char root[PATH_MAX + 16];
 	char guest_init[PATH_MAX + 16];
+	char uml_init[PATH_MAX + 16];	/* uml: its init; kernel is its linux */
 	char qemu[PATH_MAX];
+	enum sp_lab_engine engine;
 };
 
 struct sp_lab_vm;
@@ -28,11 +30,20 @@ struct sp_lab_vm;
  * vm->kernel_series (NULL: the default); prints what is missing. 0,
  * -ENOENT, or -EINVAL for a series that is none. */
 int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm);
+/* The engine a lab command uses: name (--engine), else
+ * $SLOWPATH_LAB_ENGINE, else uml where make lab prepared it for the
+ * series, else qemu. 0, or -EINVAL for a name that is neither. */
+int lab_pick_engine(const char *name, const char *series,
+		    enum sp_lab_engine *out);
+/* Its clock: name (--time), else exact on uml, real on qemu. 0, or
+ * -EINVAL (a bad name, or exact time on qemu), said. */
+int lab_pick_time(const char *name, enum sp_lab_engine engine,
+		  enum sp_lab_time *out);
 int lab_find_program(const char *name, char *out, size_t len);
 /* The job.sh and config the guest's init reads from xchg: run cmd in
  * cwd (keep: the host folder the guest writes to, or NULL). */
 int lab_write_guest_job(const struct lab_paths *lp, const char *xchg,
-			enum sp_lab_mode mode, const char *cwd, char **cmd,
+			const struct sp_lab_vm *vm, const char *cwd, char **cmd,
 			const char *keep);
 
 /* slowpath lab start|stop|status|agent|guest-info */

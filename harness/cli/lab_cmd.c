@@ -8,7 +8,10 @@
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/lab_cli.h"
+#include "lab/lab_keep.h"
 #include "lab/lab_proc.h"
+#include "lab/lab_sandbox.h"
+#include "lab/lab_uml.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -34,13 +37,16 @@ struct lab_opts {
 	const char *keep;
 	int quiet;
 	const char *kernel;
+	const char *engine;
+	const char *time;
 	int help;
 };
 
 static const struct sp_opt lab_opttab[] = {
 	{ .name = "cpus", .type = SP_OPT_INT,
-	  .offset = offsetof(struct lab_opts, cpus), .def = "2",
-	  .help = "virtual CPUs (TCG threads)", .min = 1, .max = 64 },
+	  .offset = offsetof(struct lab_opts, cpus), .def = "0",
+	  .help = "virtual CPUs (qemu: TCG threads, 0 = 2; uml: 1 only)",
+	  .min = 0, .max = 64 },
 	{ .name = "mem", .type = SP_OPT_SIZE,
 	  .offset = offsetof(struct lab_opts, mem), .def = "2G",
 	  .help = "guest memory; its tmpfs overlay holds every write" },
@@ -57,6 +63,12 @@ static const struct sp_opt lab_opttab[] = {
 	{ .name = "kernel", .type = SP_OPT_STR,
 	  .offset = offsetof(struct lab_opts, kernel),
 	  .help = "kernel series to boot, as prepared by make lab KERNEL= (6.1, 6.12)" },
+	{ .name = "engine", .type = SP_OPT_STR,
+	  .offset = offsetof(struct lab_opts, engine),
+	  .help = "uml (exact time, the default where make lab built it) or qemu" },
+	{ .name = "time", .type = SP_OPT_STR,
+	  .offset = offsetof(struct lab_opts, time),
+	  .help = "exact (uml's simulated clock, its default) or real" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct lab_opts, help),
 	  .help = "show this help" },
@@ -73,7 +85,8 @@ static void usage(FILE *out)
 		"       slowpath lab shell [OPTIONS]\n"
 		"       slowpath lab start [--cpus N] [--mem SIZE] [--timeout S]\n"
 		"       slowpath lab stop\n"
-		"       slowpath lab status [--quiet]\n\n"
+		"       slowpath lab status [--quiet]\n"
+		"       slowpath lab engine [--kernel SERIES]\n\n"
 		"start boots a lab that stays up: while it runs, up, down, status,\n"
 		"selector, delay, run, reproduce, netem, fault and doctor --guest\n"
 		"run in it when this host lacks the kernel stack, and what they\n"
@@ -130,32 +143,117 @@ static int current_of_series(const struct lab_paths *lp, const char *series,
 	return 0;
 }
 
+/* current-uml or current-uml-<series>, as lab/uml-build.sh links them */
+static void uml_link(const struct lab_paths *lp, const char *series,
+		     char *cur, size_t len)
+{
+	if (series)
+		snprintf(cur, len, "%s/current-uml-%s", lp->lab, series);
+	else
+		snprintf(cur, len, "%s/current-uml", lp->lab);
+}
+
+static int find_uml(struct lab_paths *lp, const char *series)
+{
+	char cur[PATH_MAX + 48];
+	const char *need[] = { lp->kernel, lp->uml_init, lp->guest_init, cur };
+	size_t i;
+
+	uml_link(lp, series, cur, sizeof(cur));
+	if (!realpath(cur, lp->dir)) {
+		sp_err("lab: no uml kernel at %s; run make lab ENGINE=uml%s%s", cur,
+		       series ? " KERNEL=" : "", series ? series : "");
+		return -ENOENT;
+	}
+	snprintf(lp->kernel, sizeof(lp->kernel), "%s/linux", lp->dir);
+	snprintf(lp->uml_init, sizeof(lp->uml_init), "%s/uml-init", lp->dir);
+	snprintf(lp->guest_init, sizeof(lp->guest_init), "%s/guest-init", lp->dir);
+	snprintf(lp->root, sizeof(lp->root), "%s", lp->dir);
+	lp->initrd[0] = '\0';
+	snprintf(cur, sizeof(cur), "%s/ready", lp->dir);
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (access(need[i], R_OK)) {
+			sp_err("lab: %s is missing; run make lab ENGINE=uml", need[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static void lab_dir_path(char *lab, size_t len)
+{
+	const char *env = getenv("SLOWPATH_LAB_DIR");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(lab, len, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n < 0 ? 0 : n] = '\0';
+	if (strrchr(exe, '/'))
+		*strrchr(exe, '/') = '\0';
+	snprintf(lab, len, "%s/lab", exe);
+}
+
+int lab_pick_engine(const char *name, const char *series,
+		    enum sp_lab_engine *out)
+{
+	struct lab_paths lp;
+	char cur[PATH_MAX + 48];
+
+	if (!name || !*name)
+		name = getenv("SLOWPATH_LAB_ENGINE");
+	if (name && *name) {
+		if (!sp_lab_engine_parse(name, out))
+			return 0;
+		sp_err("lab: engine '%s' is neither uml nor qemu", name);
+		return -EINVAL;
+	}
+	lab_dir_path(lp.lab, sizeof(lp.lab));
+	uml_link(&lp, series, cur, sizeof(cur));
+	*out = access(cur, F_OK) ? SP_LAB_ENGINE_QEMU : SP_LAB_ENGINE_UML;
+	return 0;
+}
+
+int lab_pick_time(const char *name, enum sp_lab_engine engine,
+		  enum sp_lab_time *out)
+{
+	if (!name || !*name) {
+		*out = engine == SP_LAB_ENGINE_UML ? SP_LAB_TIME_EXACT
+						   : SP_LAB_TIME_REAL;
+		return 0;
+	}
+	if (sp_lab_time_parse(name, out)) {
+		sp_err("lab: --time '%s' is neither exact nor real", name);
+		return -EINVAL;
+	}
+	if (*out == SP_LAB_TIME_EXACT && engine != SP_LAB_ENGINE_UML) {
+		sp_err("lab: --time exact needs the uml engine (qemu runs on the host's clock)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* $SLOWPATH_LAB_DIR, else the lab next to this binary ($BUILD/slowpath
  * -> $BUILD/lab), so `make BUILD=...` trees keep their own lab; in it
  * the one prepared for vm->kernel_series. */
 int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm)
 {
-	const char *env = getenv("SLOWPATH_LAB_DIR");
-	char exe[PATH_MAX], cur[PATH_MAX + 48], link[32];
+	char cur[PATH_MAX + 48], link[32];
 	const char *need[] = { lp->kernel, lp->initrd, lp->guest_init, lp->root };
-	ssize_t n;
 	size_t i;
 
-	if (env && *env) {
-		snprintf(lp->lab, sizeof(lp->lab), "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n < 0)
-			return -errno;
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
-		snprintf(lp->lab, sizeof(lp->lab), "%s/lab", exe);
-	}
+	lab_dir_path(lp->lab, sizeof(lp->lab));
 	if (sp_lab_current_link(vm->kernel_series, link, sizeof(link))) {
 		sp_err("lab: --kernel '%s' is not a kernel series such as 6.1 or 6.12",
 		       vm->kernel_series);
 		return -EINVAL;
 	}
+	lp->engine = vm->engine;
+	if (vm->engine == SP_LAB_ENGINE_UML)
+		return find_uml(lp, vm->kernel_series);
 	snprintf(cur, sizeof(cur), "%s/%s", lp->lab, link);
 	if (access(cur, F_OK) && vm->kernel_series)
 		current_of_series(lp, vm->kernel_series, cur, sizeof(cur));
@@ -234,7 +332,7 @@ static int resolve_keep(const char *dir, char *abs, size_t len)
 	return 0;
 }
 
-static int prepare_xchg(const struct lab_paths *lp, enum sp_lab_mode mode,
+static int prepare_xchg(const struct lab_paths *lp, const struct sp_lab_vm *vm,
 			char **cmd, const char *keep, char *xchg, size_t len)
 {
 	char cwd[PATH_MAX];
@@ -242,18 +340,21 @@ static int prepare_xchg(const struct lab_paths *lp, enum sp_lab_mode mode,
 	if (!getcwd(cwd, sizeof(cwd)))
 		return -errno;
 	snprintf(xchg, len, "%s/run", lp->lab);
-	mkdir(xchg, 0700);
+	/* no listing, but a uml guest (nobody) must reach its own folder */
+	mkdir(xchg, 0711);
+	chmod(xchg, 0711);
 	sp_lab_prune_dead_xchg(xchg);
 	snprintf(xchg, len, "%s/run/%d-XXXXXX", lp->lab, (int)getpid());
 	if (!mkdtemp(xchg))
 		return -errno;
-	return lab_write_guest_job(lp, xchg, mode, cwd, cmd, keep);
+	return lab_write_guest_job(lp, xchg, vm, cwd, cmd, keep);
 }
 
 int lab_write_guest_job(const struct lab_paths *lp, const char *xchg,
-			enum sp_lab_mode mode, const char *cwd, char **cmd,
+			const struct sp_lab_vm *vm, const char *cwd, char **cmd,
 			const char *keep)
 {
+	enum sp_lab_mode mode = vm->mode;
 	char *job = NULL, *config = NULL;
 	int ret;
 
@@ -261,7 +362,8 @@ int lab_write_guest_job(const struct lab_paths *lp, const char *xchg,
 				getenv("SLOWPATH_LAB_ENV"), &job);
 	if (!ret)
 		ret = sp_lab_config(mode, lp->root, lp->guest_init, cwd,
-				    getenv("TERM"), keep, &config);
+				    getenv("TERM"), keep, vm->engine, vm->time,
+				    &config);
 	if (!ret)
 		ret = sp_lab_write_file(xchg, "job.sh", job);
 	if (!ret)
@@ -271,62 +373,200 @@ int lab_write_guest_job(const struct lab_paths *lp, const char *xchg,
 	return ret;
 }
 
-static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
-		  char **cmd)
+/* Which engine, clock and prepared lab; whether this host can run it.
+ * 0, or an exit code, said. */
+static int vm_setup(const struct lab_opts *o, struct sp_lab_vm *vm,
+		    struct lab_paths *lp)
 {
-	struct lab_paths lp;
-	struct sp_strv argv = { 0 };
-	struct sp_lab_vm vm = { 0 };
-	char xchg[PATH_MAX + 32], log[PATH_MAX + 96], stamp[32], keep[PATH_MAX];
-	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
-	int ret, status = 0, code;
-	time_t t = time(NULL);
-	pid_t pid = -1;
+	int ret;
 
-	vm.kernel_series = o->kernel;
-	ret = lab_find(&lp, &vm);
+	vm->kernel_series = o->kernel;
+	if (lab_pick_engine(o->engine, o->kernel, &vm->engine) ||
+	    lab_pick_time(o->time, vm->engine, &vm->time))
+		return SP_EXIT_USAGE;
+	vm->cpus = o->cpus ? o->cpus : vm->engine == SP_LAB_ENGINE_UML ? 1 : 2;
+	if (vm->engine == SP_LAB_ENGINE_UML && vm->cpus != 1) {
+		sp_err("lab: a uml guest has one CPU (--cpus 1); run several for more");
+		return SP_EXIT_USAGE;
+	}
+	ret = lab_find(lp, vm);
 	if (ret)
 		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
-	if (lab_find_program(QEMU, lp.qemu, sizeof(lp.qemu))) {
+	if (vm->engine == SP_LAB_ENGINE_QEMU &&
+	    lab_find_program(QEMU, lp->qemu, sizeof(lp->qemu))) {
 		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)", QEMU);
 		return SP_EXIT_ENV;
 	}
 	if (geteuid() != 0) {
-		sp_err("lab: needs root: qemu shares / into the guest and must read "
-		       "root-only files such as /etc/iscsi/initiatorname.iscsi");
+		sp_err("lab: needs root: %s", vm->engine == SP_LAB_ENGINE_QEMU ?
+		       "qemu shares / into the guest and must read root-only "
+		       "files such as /etc/iscsi/initiatorname.iscsi" :
+		       "the uml guest is confined in a mount namespace of its own");
 		return SP_EXIT_ENV;
 	}
+	vm->qemu = lp->qemu;
+	vm->kernel = lp->kernel;
+	vm->initrd = lp->initrd;
+	vm->lab_dir = lp->dir;
+	vm->uml_init = lp->uml_init;
+	return 0;
+}
+
+static int keep_folder(const char *xchg)
+{
+	char path[PATH_MAX + 48];
+
+	snprintf(path, sizeof(path), "%s/keep", xchg);
+	return mkdir(path, 0700) ? -errno : 0;
+}
+
+/* After a uml guest: what it left under XCHG/keep into --keep's folder.
+ * A file not copied is a result lost: exit 3. */
+static int copy_kept(const char *xchg, const char *keep, int code)
+{
+	struct sp_lab_keep_count n;
+	char src[PATH_MAX + 48];
+	int ret;
+
+	snprintf(src, sizeof(src), "%s/keep", xchg);
+	ret = sp_lab_keep_copy(src, keep, &n);
+	if (ret) {
+		sp_err("lab: cannot read what the guest kept (%s): %s", src,
+		       strerror(-ret));
+		return SP_EXIT_RUNTIME;
+	}
+	sp_debug("lab: %u files copied back into %s", n.copied, keep);
+	if (n.failed || n.skipped) {
+		sp_err("lab: %u of the guest's files could not be copied back into %s "
+		       "and %u were not files; they are lost with the guest",
+		       n.failed, keep, n.skipped);
+		return SP_EXIT_RUNTIME;
+	}
+	return code;
+}
+
+/* The uml guest runs as nobody: its exchange folder and the files we
+ * left in it become that user's, the only host files it may write. */
+static int give_xchg(const char *xchg, const struct sp_lab_sandbox *sb)
+{
+	const char *const names[] = { "", "/job.sh", "/config", "/keep" };
+	char path[PATH_MAX + 48];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", xchg, names[i]);
+		if (lchown(path, sb->uid, sb->gid))
+			return -errno;
+	}
+	return 0;
+}
+
+static int spawn_guest(const struct sp_lab_vm *vm, int out_w, int err_w,
+		       struct sp_lab_sandbox *sb, pid_t *pid)
+{
+	struct sp_strv argv = { 0 };
+	int ret;
+
+	if (vm->engine == SP_LAB_ENGINE_UML) {
+		ret = sp_lab_sandbox_init(sb, vm->xchg_dir, "/dev/shm", vm->mem_bytes);
+		if (ret) {
+			sp_err("lab: this host has no user 'nobody' to run the uml guest as");
+			return ret;
+		}
+		/* what the job writes under --keep lands here until the
+		 * copy after the guest's end (lab_keep.h) */
+		ret = keep_folder(vm->xchg_dir);
+		ret = ret ? ret : give_xchg(vm->xchg_dir, sb);
+		ret = ret ? ret : sp_lab_uml_argv(vm, &argv);
+		ret = ret ? ret : sp_lab_start_uml(&argv, out_w, err_w, vm->mode,
+						   vm->console_log, sb, pid);
+	} else {
+		ret = sp_lab_qemu_argv(vm, &argv);
+		ret = ret ? ret : sp_lab_start_qemu(&argv, out_w, err_w, vm->mode, pid);
+	}
+	sp_strv_free(&argv);
+	return ret;
+}
+
+/* Runs the guest to its end: 0, -ETIMEDOUT, -EINTR or -errno. */
+static int wait_guest(enum sp_lab_mode mode, int out_r, int err_r,
+		      int64_t timeout, pid_t pid, int *status)
+{
+	if (mode == SP_LAB_RUN) {
+		int ret = sp_lab_relay(out_r, err_r, timeout);
+
+		if (!ret)
+			waitpid(pid, status, 0);
+		return ret;
+	}
+	sp_info("lab: root shell in the guest; exit powers it off%s",
+		pid > 0 ? "" : "");
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return 0;
+		if (sp_lab_signal() && sp_lab_signal() != SIGINT)
+			return -EINTR;
+	}
+	return 0;
+}
+
+static int failure_code(int ret, int64_t timeout, const char *log)
+{
+	if (ret == -ETIMEDOUT)
+		sp_err("lab: the command did not finish within %lld s; killed the VM "
+		       "(console log: %s)", (long long)timeout, log);
+	else if (ret == -EINTR)
+		sp_err("lab: stopped by signal %d (%s); killed the VM",
+		       (int)sp_lab_signal(), strsignal(sp_lab_signal()));
+	else
+		sp_err("lab: %s; killed the VM", strerror(-ret));
+	return SP_EXIT_RUNTIME;
+}
+
+static void console_log_path(const struct lab_paths *lp, char *log, size_t len)
+{
+	char stamp[32];
+	time_t t = time(NULL);
+
+	snprintf(log, len, "%s/logs", lp->lab);
+	mkdir(log, 0755);
+	sp_lab_prune_logs(log);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
+	snprintf(log, len, "%s/logs/%s-%d.log", lp->lab, stamp, (int)getpid());
+}
+
+static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
+		  char **cmd)
+{
+	struct lab_paths lp;
+	struct sp_lab_vm vm = { .mode = mode, .mem_bytes = o->mem,
+				.out_fd = 3, .err_fd = 4 };
+	struct sp_lab_sandbox sb;
+	char xchg[PATH_MAX + 32], log[PATH_MAX + 96], keep[PATH_MAX];
+	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
+	int ret, status = 0, code;
+	pid_t pid = -1;
+
+	code = vm_setup(o, &vm, &lp);
+	if (code)
+		return code;
 	xchg[0] = '\0';
 	if (o->keep && resolve_keep(o->keep, keep, sizeof(keep))) {
 		code = SP_EXIT_USAGE;
 		goto out;
 	}
-	ret = prepare_xchg(&lp, mode, cmd, o->keep ? keep : NULL, xchg,
+	ret = prepare_xchg(&lp, &vm, cmd, o->keep ? keep : NULL, xchg,
 			   sizeof(xchg));
 	if (ret) {
 		sp_err("lab: cannot write the job into %s: %s", xchg, strerror(-ret));
 		code = SP_EXIT_RUNTIME;
 		goto out;
 	}
-	snprintf(log, sizeof(log), "%s/logs", lp.lab);
-	mkdir(log, 0755);
-	sp_lab_prune_logs(log);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-	snprintf(log, sizeof(log), "%s/logs/%s-%d.log", lp.lab, stamp, (int)getpid());
-
-	vm.mode = mode;
-	vm.kernel_series = o->kernel;
-	vm.qemu = lp.qemu;
-	vm.kernel = lp.kernel;
-	vm.initrd = lp.initrd;
+	console_log_path(&lp, log, sizeof(log));
 	vm.xchg_dir = xchg;
 	vm.keep_dir = o->keep ? keep : NULL;
 	vm.console_log = log;
-	vm.cpus = o->cpus;
-	vm.mem_bytes = o->mem;
-	vm.out_fd = 3;
-	vm.err_fd = 4;
-	if (sp_lab_qemu_argv(&vm, &argv)) {
+	if (vm.mem_bytes < (64ULL << 20)) {
 		sp_err("lab: --mem %llu is too small (at least 64M)",
 		       (unsigned long long)o->mem);
 		code = SP_EXIT_USAGE;
@@ -338,49 +578,27 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 		goto out;
 	}
 	sp_lab_install_handlers(mode == SP_LAB_SHELL);
-	sp_debug("lab: %s, %lld vCPUs, console log %s", lp.dir,
-		 (long long)o->cpus, log);
-	ret = sp_lab_start_qemu(&argv, out_p[1], err_p[1], mode, &pid);
+	sp_debug("lab: %s engine, %s time, %s, %lld vCPUs, console log %s",
+		 sp_lab_engine_name(vm.engine), sp_lab_time_name(vm.time),
+		 lp.dir, (long long)vm.cpus, log);
+	ret = spawn_guest(&vm, out_p[1], err_p[1], &sb, &pid);
 	if (ret) {
-		sp_err("lab: cannot start %s: %s", QEMU, strerror(-ret));
+		sp_err("lab: cannot start the %s guest: %s",
+		       sp_lab_engine_name(vm.engine), strerror(-ret));
 		code = SP_EXIT_RUNTIME;
 		goto out;
 	}
-	if (mode == SP_LAB_RUN) {
-		close(out_p[1]);
-		close(err_p[1]);
-		out_p[1] = err_p[1] = -1;
-		ret = sp_lab_relay(out_p[0], err_p[0], o->timeout);
+	if (out_p[1] >= 0) close(out_p[1]);
+	if (err_p[1] >= 0) close(err_p[1]);
+	out_p[1] = err_p[1] = -1;
+	ret = wait_guest(mode, out_p[0], err_p[0], o->timeout, pid, &status);
+	if (ret) {
+		code = failure_code(ret, o->timeout, log);
 	} else {
-		sp_info("lab: root shell in the guest; exit powers it off, Ctrl-A x kills it");
-		ret = 0;
-		while (waitpid(pid, &status, 0) < 0) {
-			if (errno != EINTR)
-				break;
-			if (sp_lab_signal() && sp_lab_signal() != SIGINT) {
-				ret = -EINTR;
-				break;
-			}
-		}
-		if (!ret)
-			pid = -1;
-	}
-	if (ret == -ETIMEDOUT) {
-		sp_err("lab: the command did not finish within %lld s; killed the VM "
-		       "(console log: %s)", (long long)o->timeout, log);
-		code = SP_EXIT_RUNTIME;
-	} else if (ret) {
-		if (ret == -EINTR)
-			sp_err("lab: stopped by signal %d (%s); killed the VM",
-			       (int)sp_lab_signal(), strsignal(sp_lab_signal()));
-		else
-			sp_err("lab: %s; killed the VM", strerror(-ret));
-		code = SP_EXIT_RUNTIME;
-	} else {
-		if (pid > 0)
-			waitpid(pid, &status, 0);
 		pid = -1;
 		code = guest_verdict(xchg, log, status);
+		if (vm.engine == SP_LAB_ENGINE_UML && vm.keep_dir)
+			code = copy_kept(xchg, vm.keep_dir, code);
 	}
 out:
 	if (pid > 0)
@@ -391,8 +609,26 @@ out:
 	if (err_p[1] >= 0) close(err_p[1]);
 	if (xchg[0] && strstr(xchg, "/run/") && !strstr(xchg, "XXXXXX"))
 		sp_lab_remove_tree(xchg);
-	sp_strv_free(&argv);
 	return code;
+}
+
+/* lab engine [--kernel SERIES]: which engine lab run would use here, for
+ * scripts (make demo): one decision, this one. */
+static int print_engine(int argc, char **argv)
+{
+	const char *series = NULL;
+	enum sp_lab_engine e;
+
+	if (argc == 4 && !strcmp(argv[2], "--kernel") && sp_lab_series_ok(argv[3]))
+		series = argv[3];
+	else if (argc != 2) {
+		sp_err("lab engine: usage: slowpath lab engine [--kernel SERIES]");
+		return SP_EXIT_USAGE;
+	}
+	if (lab_pick_engine(NULL, series, &e))
+		return SP_EXIT_USAGE;
+	printf("%s\n", sp_lab_engine_name(e));
+	return SP_EXIT_OK;
 }
 
 int cmd_lab(int argc, char **argv)
@@ -413,6 +649,8 @@ int cmd_lab(int argc, char **argv)
 	} else if (!strcmp(argv[1], "start") || !strcmp(argv[1], "stop") ||
 		   !strcmp(argv[1], "status")) {
 		mode = SP_LAB_AGENT;
+	} else if (!strcmp(argv[1], "engine")) {
+		return print_engine(argc, argv);
 	} else if (!strcmp(argv[1], "agent") && argc == 2) {
 		return lab_agent();		/* in the guest, by lab start */
 	} else if (!strcmp(argv[1], "guest-info") && argc == 2) {
@@ -437,9 +675,14 @@ int cmd_lab(int argc, char **argv)
 			sp_err("lab %s: unexpected argument '%s'", argv[1], argv[next]);
 			return SP_EXIT_USAGE;
 		}
+		if (!strcmp(argv[1], "start") && o.engine && strcmp(o.engine, "qemu")) {
+			sp_err("lab start: a running lab is qemu's for now; the uml "
+			       "engine runs one command a guest (lab run --engine uml)");
+			return SP_EXIT_USAGE;
+		}
 		if (!strcmp(argv[1], "start"))
-			return lab_start(o.cpus, o.mem, o.timeout ? o.timeout : 900,
-					 o.kernel);
+			return lab_start(o.cpus ? o.cpus : 2, o.mem,
+					 o.timeout ? o.timeout : 900, o.kernel);
 		return !strcmp(argv[1], "stop") ? lab_stop() : lab_status(o.quiet);
 	}
 	if (mode == SP_LAB_RUN && next >= argc) {

@@ -70,7 +70,9 @@ static int write_guest_job(const struct lab_paths *lp, const char *xchg)
 	char *argv[] = { exe, "lab", "agent", NULL };
 
 	self_exe(exe, sizeof(exe));
-	return lab_write_guest_job(lp, xchg, SP_LAB_AGENT, "/", argv, NULL);
+	const struct sp_lab_vm vm = { .mode = SP_LAB_AGENT };
+
+	return lab_write_guest_job(lp, xchg, &vm, "/", argv, NULL);
 }
 
 static int probe_signal(void *ctx)

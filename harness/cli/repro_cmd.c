@@ -4,6 +4,7 @@
  * steps are the same commands a user would type, so a reproduction
  * exercises exactly what users run. */
 #include "common/exitcodes.h"
+#include "common/machine.h"
 #include "common/log.h"
 #include "common/outdir.h"
 #include "common/strbuf.h"
@@ -238,8 +239,11 @@ static void here(char *mode, size_t mode_len, char *host, size_t host_len)
 	char name[128] = "?";
 
 	gethostname(name, sizeof(name) - 1);
-	snprintf(mode, mode_len, "%s", getenv("SLOWPATH_IN_LAB") ?
-		 "lab (qemu TCG, Debian's kernel)" : "native");
+	snprintf(mode, mode_len, "%s", !sp_machine_in_lab() ? "native" :
+		 sp_machine_exact_time() ?
+		 "lab (uml, time exact: the testbed's own CPU costs nothing)" :
+		 !strcmp(sp_machine_engine(), "uml") ? "lab (uml, time real)" :
+		 "lab (qemu TCG, Debian's kernel)");
 	snprintf(host, host_len, "%s, %ld cores", name,
 		 sysconf(_SC_NPROCESSORS_ONLN));
 }
@@ -300,7 +304,7 @@ static int parse_scale(const char *text, int *scaled, uint64_t *k)
 	*k = 0;
 	*scaled = 1;
 	if (!text) {
-		*scaled = getenv("SLOWPATH_IN_LAB") != NULL;
+		*scaled = sp_machine_emulated_cost();
 		return 0;
 	}
 	if (!strcmp(text, "auto"))

@@ -54,7 +54,7 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 {
 	const struct sp_case_env *e = &c->env;
 	double worst = 0, se;
-	char why[256];
+	char why[256], machine[128];
 	size_t i;
 	int flagged;
 
@@ -71,7 +71,8 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 		fprintf(md, "not sampled");
 	else
 		fprintf(md, "%.0f%%", 100 * e->cpu_util);
-	fprintf(md, ", %s, HST %s", e->mode, e->hst);
+	sp_case_env_machine(e, machine, sizeof(machine));
+	fprintf(md, ", %s, HST %s", machine, e->hst);
 	if (e->warmup_s)
 		fprintf(md, ", warm-up %u s", e->warmup_s);
 	fprintf(md, ", calibration residual up to %+.1f%%, "

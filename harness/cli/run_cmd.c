@@ -2,6 +2,7 @@
  * and checks (run_matrix, run_fio), the loop (run_loop) over the real
  * effects (run_exec), and the terminal. */
 #include "common/exitcodes.h"
+#include "common/machine.h"
 #include "common/file.h"
 #include "common/log.h"
 #include "common/outdir.h"
@@ -346,6 +347,7 @@ int cmd_run(int argc, char **argv)
 		sp_err("run: %s", err);
 		return SP_EXIT_USAGE;
 	}
+	plan.clock_gettime = sp_machine_exact_time();
 	if (plan.job_file) {
 		ret = sp_file_read(plan.job_file, SP_FILE_TEXT_MAX, &job_text, NULL);
 		if (ret) {

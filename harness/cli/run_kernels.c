@@ -153,6 +153,9 @@ static int boot_one(const char *series, const struct sp_run_cli *cli,
 	(void)sp_snprintf(kout, sizeof(kout), "%s/%s", out, series);
 	v[n++] = "lab";
 	v[n++] = "run";
+	/* Debian's kernels as they ship, side by side */
+	v[n++] = "--engine";
+	v[n++] = "qemu";
 	v[n++] = "--kernel";
 	v[n++] = (char *)series;
 	v[n++] = "--cpus";

@@ -54,7 +54,9 @@ int sp_case_env_flagged(const struct sp_case_env *e, size_t n_paths,
 		why[0] = '\0';
 	if (!e->recorded)
 		return 0;
-	saturated = e->cpu_util > SP_ENV_UTIL_MAX;
+	/* on exact time the testbed's CPU takes no time at all: however
+	 * busy, it cannot have shaped a latency */
+	saturated = e->cpu_util > SP_ENV_UTIL_MAX && strcmp(e->time, "exact");
 	if (saturated)
 		n = snprintf(why, len, "lab saturated: CPU %.0f%% > %.0f%%",
 			     100 * e->cpu_util, 100 * SP_ENV_UTIL_MAX);
@@ -68,6 +70,20 @@ int sp_case_env_flagged(const struct sp_case_env *e, size_t n_paths,
 			 "%+.1f%% (bound +-%.0f%%)", n ? "; " : "", worst + 1,
 			 100 * e->resid[worst], 100 * SP_ENV_RESID_MAX);
 	return saturated || worst != SIZE_MAX;
+}
+
+void sp_case_env_machine(const struct sp_case_env *e, char *buf, size_t len)
+{
+	const char *mode = e->mode[0] ? e->mode : "?";
+
+	if (!e->engine[0] || !strcmp(e->engine, "native"))
+		snprintf(buf, len, "%s", mode);
+	else if (!strcmp(e->time, "exact"))
+		snprintf(buf, len, "%s %s, time exact: the testbed's own CPU "
+			 "costs nothing", mode, e->engine);
+	else
+		snprintf(buf, len, "%s %s, time %s", mode, e->engine,
+			 e->time[0] ? e->time : "?");
 }
 
 double sp_share_se(const uint64_t *ios, size_t n, double *se)
@@ -103,6 +119,10 @@ void sp_case_env_to_json(const struct sp_case_env *e, const uint64_t *ios,
 	json_object_object_add(env, "cpu_util", e->cpu_util < 0 ? NULL :
 			       json_object_new_double(e->cpu_util));
 	json_object_object_add(env, "mode", json_object_new_string(e->mode));
+	if (e->engine[0])
+		json_object_object_add(env, "engine", json_object_new_string(e->engine));
+	if (e->time[0])
+		json_object_object_add(env, "time", json_object_new_string(e->time));
 	json_object_object_add(env, "hst", json_object_new_string(e->hst));
 	json_object_object_add(env, "kernel", json_object_new_string(e->kernel));
 	json_object_object_add(env, "warmup_s", json_object_new_int64(e->warmup_s));
@@ -148,6 +168,8 @@ int sp_case_env_from_json(json_object *o, size_t n_paths,
 	if (json_object_object_get_ex(env, "cpu_util", &v) && v)
 		e->cpu_util = json_object_get_double(v);
 	str(env, "mode", e->mode, sizeof(e->mode));
+	str(env, "engine", e->engine, sizeof(e->engine));
+	str(env, "time", e->time, sizeof(e->time));
 	str(env, "hst", e->hst, sizeof(e->hst));
 	str(env, "kernel", e->kernel, sizeof(e->kernel));
 	if (json_object_object_get_ex(env, "warmup_s", &v) &&

@@ -30,6 +30,10 @@ struct sp_case_env {
 	uint64_t scale;		/* k */
 	double cpu_util;	/* busy fraction of all CPUs; < 0 unknown */
 	char mode[8];		/* "native" or "lab" */
+	/* "native", "qemu" or "uml", and "real" or "exact" (uml's simulated
+	 * clock); empty in a case file from before the uml engine */
+	char engine[8];
+	char time[8];
 	char hst[32];		/* "stock", "bucket_shift 27", "not loaded" */
 	char kernel[64];	/* uname -r */
 	/* Seconds of unmeasured workload on the selector before the
@@ -43,6 +47,11 @@ struct sp_case_env {
 	int se_batches;
 	double se_batch[SP_ENV_MAX_PATHS];
 };
+
+/* What the ran-under lines say of the machine: e->mode alone for a
+ * case file without an engine, else "lab uml, time exact: the
+ * testbed's own CPU costs nothing" and the like. */
+void sp_case_env_machine(const struct sp_case_env *e, char *buf, size_t len);
 
 /* The aggregate "cpu " line of /proc/stat. */
 struct sp_cpustat {

@@ -212,19 +212,20 @@ static void env_lines(FILE *out, enum sp_format fmt,
 {
 	const struct sp_case_env *e = &c->env;
 	const char *bullet = fmt == SP_FMT_MD ? "- " : "";
-	char why[256];
+	char why[256], machine[128];
 	size_t p;
 	int any = 0;
 
 	if (!e->recorded)
 		return;
+	sp_case_env_machine(e, machine, sizeof(machine));
 	fprintf(out, "%sran under: scale k=%llu, CPU ", bullet,
 		(unsigned long long)e->scale);
 	if (e->cpu_util < 0)
 		fprintf(out, "not sampled");
 	else
 		fprintf(out, "%.0f%% busy", 100 * e->cpu_util);
-	fprintf(out, ", %s, HST %s, kernel %s", e->mode[0] ? e->mode : "?",
+	fprintf(out, ", %s, HST %s, kernel %s", machine,
 		e->hst[0] ? e->hst : "?", e->kernel[0] ? e->kernel : "?");
 	if (e->warmup_s)
 		fprintf(out, ", warm-up %u s", e->warmup_s);

@@ -6,6 +6,7 @@
 #include "harness/bringup/bringup.h"
 
 #include "common/file.h"
+#include "common/machine.h"
 #include "lab/hst_info.h"
 
 #include <stdio.h>
@@ -27,7 +28,9 @@ void sp_run_real_env_info(void *ctx, struct sp_case_env *env)
 
 	(void)ctx;
 	snprintf(env->mode, sizeof(env->mode), "%s",
-		 getenv("SLOWPATH_IN_LAB") ? "lab" : "native");
+		 sp_machine_in_lab() ? "lab" : "native");
+	snprintf(env->engine, sizeof(env->engine), "%s", sp_machine_engine());
+	snprintf(env->time, sizeof(env->time), "%s", sp_machine_time());
 	if (sp_bringup_hst_loaded(&sp_sys_real, &info) ||
 	    sp_hst_info_label(&info, env->hst, sizeof(env->hst)))
 		snprintf(env->hst, sizeof(env->hst), "not loaded");

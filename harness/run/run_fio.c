@@ -52,6 +52,8 @@ int sp_run_fio_argv(const struct sp_run_plan *plan,
 	memset(out, 0, sizeof(*out));
 	add(&b, "fio");
 	add(&b, "--output-format=json");
+	if (plan->clock_gettime)
+		add(&b, "--clocksource=clock_gettime");
 	if (job_path) {
 		add(&b, "%s", job_path);
 		return b.overflow ? -ENOSPC : 0;

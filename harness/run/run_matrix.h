@@ -63,6 +63,9 @@ struct sp_run_plan {
 	const char *out_dir;	/* NULL: results/<timestamp>-<topology> */
 	int json;
 	int verify;		/* fio checks what it wrote (crc32c) */
+	/* fio reads the kernel's clock: on exact time the TSC it picks by
+	 * default on x86 ignores simulated time (sp_machine_exact_time) */
+	int clock_gettime;
 	int timeline;		/* sample the case's timeline */
 	/* Seconds of the case's workload, at iodepth at least
 	 * SP_RUN_WARMUP_IODEPTH, run on the selector just set and not

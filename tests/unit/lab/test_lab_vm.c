@@ -256,17 +256,48 @@ static void test_config_is_sourceable(void **state)
 	(void)state;
 	assert_int_equal(sp_lab_config(SP_LAB_RUN, "/b/lab/k/root",
 				       "/b/lab/k/guest-init", "/w d/it's", NULL,
-				       "/k e/p", &config), 0);
+				       "/k e/p", SP_LAB_ENGINE_UML, SP_LAB_TIME_EXACT,
+				       &config), 0);
 	len = strlen(config);
-	script = malloc(len + 128);
-	snprintf(script, len + 128,
-		 "%sprintf '%%s|%%s|%%s|%%s|%%s|%%s' \"$LAB_MODE\" \"$LAB_ROOT\" "
-		 "\"$LAB_GUEST_INIT\" \"$LAB_CWD\" \"$LAB_TERM\" \"$LAB_KEEP\"", config);
+	script = malloc(len + 160);
+	snprintf(script, len + 160,
+		 "%sprintf '%%s|%%s|%%s|%%s|%%s|%%s|%%s|%%s' \"$LAB_MODE\" \"$LAB_ROOT\" "
+		 "\"$LAB_GUEST_INIT\" \"$LAB_CWD\" \"$LAB_TERM\" \"$LAB_KEEP\" "
+		 "\"$LAB_ENGINE\" \"$LAB_TIME\"", config);
 	out = run_script(script);
-	assert_string_equal(out, "run|/b/lab/k/root|/b/lab/k/guest-init|/w d/it's||/k e/p");
+	assert_string_equal(out, "run|/b/lab/k/root|/b/lab/k/guest-init|/w d/it's||/k e/p|uml|exact");
 	free(out);
 	free(script);
 	free(config);
+}
+
+/* The guest names its own engine and clock: the host's environment
+ * cannot make a qemu run claim exact time. */
+static void test_engine_and_time_are_the_guests(void **state)
+{
+	char *const envp[] = { "SLOWPATH_LAB_ENGINE=uml", "SLOWPATH_LAB_TIME=exact",
+			       "SLOWPATH_X=1", NULL };
+	char *const argv[] = { "true", NULL };
+	enum sp_lab_engine e;
+	enum sp_lab_time t;
+	char *job;
+
+	(void)state;
+	assert_false(sp_lab_env_passes(envp[0], NULL));
+	assert_false(sp_lab_env_passes(envp[1], NULL));
+	assert_int_equal(sp_lab_job_script(SP_LAB_RUN, "/", argv, envp, NULL, &job), 0);
+	assert_null(strstr(job, "SLOWPATH_LAB_ENGINE"));
+	assert_non_null(strstr(job, "SLOWPATH_X"));
+	free(job);
+	assert_int_equal(sp_lab_engine_parse("uml", &e), 0);
+	assert_int_equal(e, SP_LAB_ENGINE_UML);
+	assert_int_equal(sp_lab_engine_parse("kvm", &e), -EINVAL);
+	assert_int_equal(sp_lab_time_parse("exact", &t), 0);
+	assert_int_equal(t, SP_LAB_TIME_EXACT);
+	assert_int_equal(sp_lab_time_parse("Exact", &t), -EINVAL);
+	assert_int_equal(sp_lab_time_parse(NULL, &t), -EINVAL);
+	assert_string_equal(sp_lab_engine_name(SP_LAB_ENGINE_QEMU), "qemu");
+	assert_string_equal(sp_lab_time_name(SP_LAB_TIME_REAL), "real");
 }
 
 static void test_parse_status(void **state)
@@ -327,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_job_script_missing_cwd_fails),
 		cmocka_unit_test(test_shell_rcfile_has_no_exec),
 		cmocka_unit_test(test_config_is_sourceable),
+		cmocka_unit_test(test_engine_and_time_are_the_guests),
 		cmocka_unit_test(test_parse_status),
 		cmocka_unit_test(test_kernel_series),
 	};

@@ -145,9 +145,47 @@ static void json_round_trip_and_old_files(void **state)
 	free(old);
 }
 
+/* The exact-time lab: engine and clock round-trip and are said in the
+ * ran-under line; its CPU, however busy, shaped no latency, so it is
+ * never "saturated"; a calibration miss still flags. A case file from
+ * before the engine was recorded reads as it did. */
+static void exact_time_is_recorded_and_never_saturated(void **state)
+{
+	struct sp_case_result c, back;
+	char *text = NULL, why[256], machine[128];
+
+	(void)state;
+	filled_case(&c, "service-time");
+	c.env.recorded = 1;
+	c.env.cpu_util = 0.97;
+	snprintf(c.env.mode, sizeof(c.env.mode), "lab");
+	snprintf(c.env.engine, sizeof(c.env.engine), "uml");
+	snprintf(c.env.time, sizeof(c.env.time), "exact");
+	assert_int_equal(sp_case_env_flagged(&c.env, 4, why, sizeof(why)), 0);
+	assert_int_equal(sp_case_to_json(&c, &text), 0);
+	assert_int_equal(sp_case_from_json(text, "uml", &back), 0);
+	assert_string_equal(back.env.engine, "uml");
+	assert_string_equal(back.env.time, "exact");
+	sp_case_env_machine(&back.env, machine, sizeof(machine));
+	assert_string_equal(machine, "lab uml, time exact: the testbed's own CPU costs nothing");
+	back.env.has_resid[1] = 1;
+	back.env.resid[1] = 0.05;
+	assert_int_equal(sp_case_env_flagged(&back.env, 4, why, sizeof(why)), 1);
+	snprintf(back.env.time, sizeof(back.env.time), "real");
+	back.env.has_resid[1] = 0;
+	assert_int_equal(sp_case_env_flagged(&back.env, 4, why, sizeof(why)), 1);
+	sp_case_env_machine(&back.env, machine, sizeof(machine));
+	assert_string_equal(machine, "lab uml, time real");
+	back.env.engine[0] = '\0';
+	sp_case_env_machine(&back.env, machine, sizeof(machine));
+	assert_string_equal(machine, "lab");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exact_time_is_recorded_and_never_saturated),
 		cmocka_unit_test(cpu_busy_from_proc_stat),
 		cmocka_unit_test(flag_says_why),
 		cmocka_unit_test(share_standard_error),

@@ -1,0 +1,200 @@
+#!/bin/bash
+# make lab ENGINE=uml [KERNEL=6.1|6.12]: the exact-time lab's kernel, a
+# User-Mode Linux built from the same Debian linux-source the qemu lab
+# uses (lab/prepare.sh prepares that first and leaves the source and
+# Debian's config), with time travel and everything slowpath loads built
+# in. Its config is UML's defconfig, then Debian's own choices for
+# block/, drivers/scsi, dm core and multipath, and net/sched (tristates
+# built in: there are no modules), then lab/uml.config. Lands in
+# $BUILD/lab/uml-<kver>.<date>, linked as current-uml-<series> (and
+# current-uml for the default series) in one rename; reused until the
+# Debian kernel or one of its inputs changes.
+set -eu
+cd "$(dirname "$0")/.."
+SRCDIR=$PWD
+BUILD=${BUILD:-build}
+LAB=$(realpath -m "$BUILD/lab")
+KERNEL=${KERNEL:-6.1}
+DEFAULT_KERNEL=6.1
+HST_WHO="make lab ENGINE=uml"
+HST_LAB_DIR=$SRCDIR/lab
+# shellcheck source=lab/hst-build.sh
+. lab/hst-build.sh
+
+die() { hst_die "$@"; }
+say() { echo "make lab ENGINE=uml: $*"; }
+secs_since() { printf '%.1f' "$(echo "$(date +%s.%N) - $1" | bc)"; }
+
+[[ $KERNEL =~ ^[0-9]+\.[0-9]+$ ]] ||
+	die 1 "KERNEL='$KERNEL': want a kernel series such as 6.1 or 6.12"
+start=$(date +%s.%N)
+for prog in make gcc flex bison bc xz tar; do
+	command -v "$prog" >/dev/null || die 2 "$prog is not installed (run make deps)"
+done
+QEMU_CUR=$LAB/current-$KERNEL
+[ -f "$QEMU_CUR/ready" ] || die 2 "no prepared lab for $KERNEL at $QEMU_CUR (make lab KERNEL=$KERNEL prepares it first)"
+KVER=$(cut -d' ' -f1 "$QEMU_CUR/ready")
+DEBIAN_CONFIG=$QEMU_CUR/root/boot/config-$KVER
+[ -r "$DEBIAN_CONFIG" ] || die 2 "Debian's config for $KVER is missing ($DEBIAN_CONFIG)"
+TARBALL=$(hst_source_tarball "$KVER")
+[ -r "$TARBALL" ] || TARBALL=$LAB/kernel-$KVER/usr/src/linux-source-$KERNEL.tar.xz
+[ -r "$TARBALL" ] || die 2 "no linux-source-$KERNEL for $KVER (make lab KERNEL=$KERNEL installs it)"
+
+mkdir -p "$LAB"
+exec 9>"$LAB/.lock-uml"
+if ! flock -n 9; then
+	say "waiting for another make lab ENGINE=uml to finish"
+	flock 9
+fi
+
+CUR=$LAB/current-uml-$KERNEL
+# Anything of ours the kernel or the prepared tree is made of makes it stale.
+inputs=(lab/uml-build.sh lab/uml.config lab/hst-build.sh lab/uml-init.sh lab/guest-init.sh)
+ident="$KVER $(stat -c '%s %Y' "$TARBALL")"
+if [ -f "$CUR/ready" ] && [ "$(head -c ${#ident} "$CUR/ready")" = "$ident" ]; then
+	stale=""
+	for f in "${inputs[@]}"; do [ "$f" -nt "$CUR/ready" ] && stale="$f"; done
+	if [ -z "$stale" ]; then
+		say "uml kernel for $KVER is ready ($(secs_since "$start") s)"
+		exit 0
+	fi
+	say "$stale changed; rebuilding the uml kernel for $KVER"
+fi
+
+# uml_patch_xstate SRC: UML 6.1 hands the host a fixed 2696-byte XSAVE
+# buffer when it switches FP state through ptrace. A host kernel with
+# AMX (XSAVE of ~11 KB) takes only a buffer of its whole size and fails
+# every switch (EFAULT, "ptrace set fp regs failed", init killed). Our
+# transformation, like the bucket_shift one: room for 16 KiB, and the
+# size the host itself reports at boot on every get and set. Later
+# kernels size it from the host the same way.
+uml_patch_xstate() {
+	local regs=$1/arch/x86/um/os-Linux/registers.c offs=$1/arch/x86/um/user-offsets.c n
+	n=$(grep -c 'DEFINE_LONGS(HOST_FP_SIZE, 2696);' "$offs")
+	[ "$n" -eq 1 ] || die 3 "$offs: want one 'DEFINE_LONGS(HOST_FP_SIZE, 2696);', found $n; the xstate patch does not fit"
+	n=$(grep -cP '^\t\tiov.iov_len = FP_SIZE \* sizeof\(unsigned long\);$' "$regs")
+	[ "$n" -eq 2 ] || die 3 "$regs: want the two get/set buffer lengths, found $n; the xstate patch does not fit"
+	n=$(grep -cP '^\t\thave_xstate_support = 1;$' "$regs")
+	[ "$n" -eq 1 ] || die 3 "$regs: want one 'have_xstate_support = 1;', found $n; the xstate patch does not fit"
+	sed -i 's/DEFINE_LONGS(HOST_FP_SIZE, 2696);/DEFINE_LONGS(HOST_FP_SIZE, 16384); \/* slowpath: room for AMX *\//' "$offs"
+	awk '
+		/^int have_xstate_support;$/ {
+			print; print "/* slowpath (lab/uml-build.sh): the XSAVE size the host reports */"
+			print "static unsigned long slowpath_xstate_len = FP_SIZE * sizeof(unsigned long);"; next }
+		/^\t\tiov.iov_len = FP_SIZE \* sizeof\(unsigned long\);$/ {
+			print "\t\tiov.iov_len = slowpath_xstate_len;"; next }
+		/^\t\thave_xstate_support = 1;$/ {
+			print "\t{\n\t\thave_xstate_support = 1;\n\t\tslowpath_xstate_len = iov.iov_len;\n\t}"; next }
+		{ print }' "$regs" >"$regs.slowpath" && mv "$regs.slowpath" "$regs" ||
+		die 3 "patching $regs failed"
+}
+
+# --- the source: extracted once per tarball, HST patched in place ------
+SRC=$LAB/uml-src-$KERNEL
+OBJ=$LAB/uml-obj-$KERNEL
+if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$ident" ]; then
+	say "extracting $TARBALL"
+	rm -rf "$SRC" "$OBJ"
+	mkdir -p "$SRC"
+	tar -xJf "$TARBALL" -C "$SRC" --strip-components=1 ||
+		die 3 "extracting $TARBALL into $SRC failed"
+	hst_check_source "$SRC/drivers/md"
+	hst=$SRC/drivers/md/dm-ps-historical-service-time.c
+	hst_patch_bucket_shift "$hst" "$hst.slowpath"
+	mv "$hst.slowpath" "$hst"
+	uml_patch_xstate "$SRC"
+	echo "$ident" >"$SRC/.tarball-id"
+fi
+
+# --- the config ----------------------------------------------------------
+# The options Debian decides for us: every symbol the Kconfig files of
+# block/, drivers/scsi/ and net/sched/ define, and dm's core, multipath
+# and test targets (the other dm targets are never loaded here and would
+# only cost build time).
+debian_symbols() {
+	local f
+	for f in "$SRC"/block/Kconfig* "$SRC"/block/partitions/Kconfig \
+		"$SRC"/drivers/scsi/Kconfig "$SRC"/net/sched/Kconfig; do
+		sed -nE 's/^(menu)?config ([A-Z0-9_]+).*/\2/p' "$f"
+	done
+	sed -nE 's/^(menu)?config ([A-Z0-9_]+).*/\2/p' "$SRC/drivers/md/Kconfig" |
+		grep -E '^(MD|BLK_DEV_DM.*|DM_UEVENT|DM_MULTIPATH.*|DM_DELAY|DM_FLAKEY|DM_ZERO|DM_DEBUG.*)$'
+}
+# debian_fragment: each of those symbols as Debian sets it, =m as =y.
+debian_fragment() {
+	local sym line
+	for sym in $(debian_symbols | sort -u); do
+		line=$(grep -E "^(CONFIG_$sym=|# CONFIG_$sym is not set)" "$DEBIAN_CONFIG" || true)
+		[ -n "$line" ] || continue
+		echo "${line%=m}$([ "${line%=m}" != "$line" ] && echo =y)"
+	done
+}
+rm -rf "$OBJ.new"
+mkdir -p "$OBJ"
+debian_fragment >"$OBJ/debian.fragment"
+make -s -C "$SRC" O="$OBJ" ARCH=um defconfig >"$OBJ/config.log" 2>&1 ||
+	die 3 "make ARCH=um defconfig failed (log: $OBJ/config.log)"
+(cd "$OBJ" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
+	"$OBJ/debian.fragment" "$SRCDIR/lab/uml.config") >>"$OBJ/config.log" 2>&1 ||
+	die 3 "merging the config failed (log: $OBJ/config.log)"
+make -s -C "$SRC" O="$OBJ" ARCH=um olddefconfig >>"$OBJ/config.log" 2>&1 ||
+	die 3 "make ARCH=um olddefconfig failed (log: $OBJ/config.log)"
+# What lab/uml.config asks for must hold; a symbol Kconfig dropped for an
+# unmet dependency is a config that would boot without part of the stack.
+bad=""
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	sym=${line%%=*} want=${line#*=}
+	got=$(sed -nE "s/^$sym=(.*)/\1/p" "$OBJ/.config")
+	[ -n "$got" ] || got=n
+	[ "$got" = "$want" ] || bad+=" $sym=$got(want $want)"
+done <"$SRCDIR/lab/uml.config"
+[ -z "$bad" ] || die 3 "the uml config lost what lab/uml.config asks for:$bad (log: $OBJ/config.log)"
+
+# --- the build: incremental in OBJ, kept across preparations ---------------
+build_start=$(date +%s.%N)
+say "building linux (ARCH=um) from $(basename "$TARBALL"); log: $OBJ/build.log"
+nice make -C "$SRC" O="$OBJ" ARCH=um -j"$(nproc)" linux >"$OBJ/build.log" 2>&1 || {
+	tail -n 20 "$OBJ/build.log" >&2
+	die 3 "building the uml kernel failed (log: $OBJ/build.log)"
+}
+RELEASE=$(cat "$OBJ/include/config/kernel.release")
+say "built linux $RELEASE in $(secs_since "$build_start") s"
+
+# --- the prepared tree ------------------------------------------------------
+DIR=$LAB/uml-$KVER.$(date +%Y%m%d-%H%M%S)
+rm -rf "$DIR"
+trap '[ -f "$DIR/ready" ] || rm -rf "$DIR"' EXIT
+mdir=$DIR/modules/$RELEASE
+mkdir -p "$mdir"
+cp "$OBJ/linux" "$DIR/linux"
+cp "$OBJ/.config" "$DIR/config"
+cp "$OBJ/debian.fragment" "$DIR/debian.fragment"
+# modprobe and `slowpath doctor` read which modules are built in.
+cp "$OBJ/modules.builtin" "$OBJ/modules.builtin.modinfo" "$mdir/"
+: >"$mdir/modules.order"
+depmod -b "$DIR" "$RELEASE" 2>/dev/null || {
+	mkdir -p "$DIR/lib/modules"
+	mv "$mdir" "$DIR/lib/modules/$RELEASE"
+	depmod -b "$DIR" "$RELEASE" || die 3 "depmod of the built-in list failed"
+	mv "$DIR/lib/modules/$RELEASE" "$mdir"
+	rmdir "$DIR/lib/modules" "$DIR/lib"
+}
+echo "$RELEASE" >"$DIR/release"
+cp lab/uml-init.sh "$DIR/uml-init"
+cp lab/guest-init.sh "$DIR/guest-init"
+chmod 755 "$DIR/uml-init" "$DIR/guest-init" "$DIR/linux"
+echo "$ident $RELEASE prepared in $(secs_since "$start") s on $(date -u +%FT%TZ)" >"$DIR/ready"
+ln -sfn "$(basename "$DIR")" "$CUR.new"
+mv -T "$CUR.new" "$CUR"
+if [ "$KERNEL" = "$DEFAULT_KERNEL" ]; then
+	ln -sfn "$(basename "$DIR")" "$LAB/current-uml.new"
+	mv -T "$LAB/current-uml.new" "$LAB/current-uml"
+fi
+# Older preparations of this series go once no instance runs from them.
+for old in "$LAB/uml-$KERNEL".[0-9]*/; do
+	old=${old%/}
+	[ "$old" = "$DIR" ] || [ ! -f "$old/linux" ] && continue
+	grep -qsF "$old/linux" /proc/[0-9]*/cmdline || rm -rf "$old"
+done
+say "uml kernel $RELEASE for $KVER is ready ($(secs_since "$start") s)"
