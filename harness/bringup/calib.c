@@ -183,6 +183,7 @@ int sp_bringup_calibrate(const struct sp_sys_ops *ops, struct sp_state *st,
 	struct sp_calib_path cp[SP_TOPO_MAX_PATHS];
 	int changed[SP_TOPO_MAX_PATHS], all[SP_TOPO_MAX_PATHS];
 	uint64_t k = st->scale ? st->scale : 1;
+	double tol = o->tolerance > 0 ? o->tolerance : SP_CALIB_TOLERANCE;
 	unsigned int round;
 	size_t i, off = st->npaths;
 	int ret = 0;
@@ -223,7 +224,7 @@ int sp_bringup_calibrate(const struct sp_sys_ops *ops, struct sp_state *st,
 				(double)cp[i].measured_ns / 1e6,
 				(double)cp[i].target_ns / 1e6,
 				100 * sp_calib_residual(&cp[i]));
-		off = sp_calib_step(cp, st->npaths, SP_CALIB_TOLERANCE, changed);
+		off = sp_calib_step(cp, st->npaths, tol, changed);
 	}
 	for (i = 0; i < st->npaths; i++) {
 		st->paths[i].has_calib = 1;
@@ -238,5 +239,5 @@ int sp_bringup_calibrate(const struct sp_sys_ops *ops, struct sp_state *st,
 	 * force are the ones the journaled residuals were measured with */
 	return off ? sp_errf(err, errlen, -ERANGE, "%zu of %zu paths not "
 			   "within +-%.0f %% after %u rounds", off, st->npaths,
-			   100 * SP_CALIB_TOLERANCE, o->rounds) : 0;
+			   100 * tol, o->rounds) : 0;
 }

@@ -13,6 +13,9 @@
 #include "harness/bringup/bringup.h"
 
 #define SP_CALIB_TOLERANCE 0.03	/* +-3 % of the target */
+/* On exact time a delay is what was injected: one measurement, and it
+ * must be the target within 1 %. */
+#define SP_CALIB_EXACT_TOLERANCE 0.01
 /* I/Os a path's p50 rests on, and the most seconds spent per path and
  * round to get them: with tens of ms per I/O a fixed few seconds gave
  * p50s that wandered 5 % round to round in the lab. */
@@ -46,6 +49,7 @@ struct sp_calib_opts {
 	int64_t base_ns;	/* added to every path's delay, before k */
 	unsigned int rounds;	/* measurements at most */
 	unsigned int runtime_s;	/* least fio seconds per path per round */
+	double tolerance;	/* 0: SP_CALIB_TOLERANCE */
 };
 
 /* Targets k x base + the path's planned delay (already x k); injects

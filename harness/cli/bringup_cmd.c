@@ -285,6 +285,13 @@ int cmd_up(int argc, char **argv)
 			.runtime_s = (unsigned int)cli.calib_runtime_s,
 		};
 
+		/* exact time: nothing to converge on, the residual is
+		 * checked once (docs/lab.md, "The uml engine") */
+		if (sp_machine_exact_time()) {
+			co.rounds = 1;
+			co.tolerance = SP_CALIB_EXACT_TOLERANCE;
+		}
+
 		if (load_state(&st))
 			return SP_EXIT_RUNTIME;
 		ret = sp_bringup_calibrate(&sp_sys_real, &st, &co,

@@ -304,7 +304,11 @@ static int parse_scale(const char *text, int *scaled, uint64_t *k)
 	*k = 0;
 	*scaled = 1;
 	if (!text) {
-		*scaled = sp_machine_emulated_cost();
+		/* exact time: k = 1, the published base injected and its
+		 * residual checked once; the qemu lab: auto */
+		*scaled = sp_machine_in_lab();
+		if (sp_machine_exact_time())
+			*k = 1;
 		return 0;
 	}
 	if (!strcmp(text, "auto"))
@@ -422,6 +426,9 @@ int cmd_reproduce(int argc, char **argv)
 		if (fixed_k)
 			snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
 				 "scaled (k = %llu)", (unsigned long long)fixed_k);
+		if (fixed_k == 1 && sp_machine_exact_time())
+			snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
+				 "k = 1 on exact time");
 		printf("reproduce: %zu points x {ST, HST}, scaled, output in "
 		       "%s\n", sp_repro_plan_points(&plan), out);
 		ret = repro_scaled(&cli, &plan, &ref, &fit_ref, fixed_k, out);

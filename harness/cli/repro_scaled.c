@@ -6,6 +6,7 @@
  * (harness/repro/repro_scale.h); each k is its own `up --calibrate`,
  * which injects k x (base + multiplier x unit) less the setup's own
  * cost, closed loop. */
+#include "common/machine.h"
 #include "common/log.h"
 #include "common/outdir.h"
 #include "common/units.h"
@@ -337,10 +338,17 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 					util[q] = fmax(util[q], util[r]);
 				}
 			pq = worst_pq(ref, sp_repro_topologies[t], qds, nq, plan, t);
-			for (r = 0; r < nq; r++)
+			for (r = 0; r < nq; r++) {
 				need = fmax(need, sp_scale_runtime_for_se(&m, qds[r],
 					k[q], 0.5 - sqrt(0.25 - pq),
 					SP_ENV_SHARE_SE_MAX));
+				/* on exact time an I/O costs the wall only
+				 * the CPU's work: every run holds at least
+				 * SP_REPRO_EXACT_IOS */
+				if (sp_machine_exact_time())
+					need = fmax(need, SP_REPRO_EXACT_IOS /
+						    sp_scale_predicted_iops(&m, qds[r], k[q]));
+			}
 			rt = (int64_t)ceil(need);
 			if (rt < cli->runtime_s)
 				rt = cli->runtime_s;

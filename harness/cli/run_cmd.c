@@ -150,6 +150,31 @@ static void print_comparisons(const struct sp_run_summary *s)
 	free(pairs);
 }
 
+/* On exact time an I/O on a path with nothing injected takes no time at
+ * all, and time passes only while something waits: a run timed in
+ * seconds would never end. One stopped by a count (--ios, --size)
+ * does. */
+static int exact_time_ends(const struct sp_run_plan *plan,
+			   const struct sp_state *st)
+{
+	size_t i;
+
+	if (!sp_machine_exact_time() || plan->stop != SP_RUN_STOP_RUNTIME)
+		return 0;
+	for (i = 0; i < st->npaths; i++) {
+		const struct sp_state_path *p = &st->paths[i];
+
+		if (p->read_ns + p->netem_ns + p->service_ns > 0 &&
+		    p->write_ns + p->netem_ns + p->service_ns > 0)
+			continue;
+		sp_err("run: path %s injects no delay: on exact time its I/O takes "
+		       "no time, so --runtime would never end; give it a delay, "
+		       "or stop by --ios or --size", p->label);
+		return SP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* The checks that need the system but change nothing on it. */
 static int find_target(struct sp_state *st, struct sp_run_target *t)
 {
@@ -373,6 +398,8 @@ int cmd_run(int argc, char **argv)
 		return SP_EXIT_RUNTIME;
 	}
 	code = find_target(&st, &t);
+	if (!code)
+		code = exact_time_ends(&plan, &st);
 	if (!code)
 		code = faults_on_target(&plan, &t);
 	if (!code && job_text &&

@@ -18,6 +18,7 @@
 /* A calibrated path whose p50 ended further than this from its
  * target: the delays were not the published ones. */
 #define SP_ENV_RESID_MAX 0.03
+#define SP_ENV_RESID_EXACT_MAX 0.01
 /* The largest standard error of a path's share a report trusts. */
 #define SP_ENV_SHARE_SE_MAX 0.005
 /* Batches of a timeline for the batch-means standard error: each
