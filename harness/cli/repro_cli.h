@@ -10,7 +10,7 @@
 
 struct repro_cli {
 	const char *cases, *out, *unit, *data, *scale;
-	int64_t runtime_s, max_runtime_s, warmup_s;
+	int64_t runtime_s, max_runtime_s, warmup_s, jobs;
 	int full, report_only, help;
 };
 
@@ -44,5 +44,11 @@ int repro_write_report(const struct repro_cli *cli,
 int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
 		 uint64_t fixed_k, const char *out);
+
+/* reproduce --jobs N from a host without the kernel stack: the plan in
+ * N exact-time guests side by side, their runs gathered under OUT/runs
+ * (repro_jobs.c). 0, -EIO when a guest failed, or -errno. */
+int repro_jobs(const char *experiment, const struct repro_cli *cli,
+	       const struct sp_repro_plan *plan, const char *out, int64_t n_jobs);
 
 #endif
