@@ -17,11 +17,14 @@ struct repro_cli {
 /* Runs one slowpath command in this process, as the user would. */
 int repro_slowpath(int (*cmd)(int, char **), const char *const *words);
 /* `slowpath run` of selectors ("st,hst") for one rw at the iodepths
- * qds ("1,32") into dir, time-based (runtime seconds) unless --full.
- * 0 or -EIO. */
+ * qds ("1,32") into dir, time-based (runtime seconds) unless --full or
+ * ios (> 0: each case that many I/Os, as on exact time). 0 or -EIO. */
 int repro_run_cases(const struct repro_cli *cli, const char *selectors,
 		    const char *rw, const char *qds, const char *runtime,
-		    const char *dir);
+		    int64_t ios, const char *dir);
+/* The HST warm-up in seconds: --warmup, or its default (-1): 20, and
+ * 5 on exact time, where 5 s at iodepth 64 are thousands of I/Os. */
+int64_t repro_warmup_s(const struct repro_cli *cli);
 int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

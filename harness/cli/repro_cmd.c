@@ -47,11 +47,12 @@ static const struct sp_opt repro_table[] = {
 	  .help = "scaled: the most seconds per run when a share's standard "
 	  "error wants longer, planned or (over 0.5 pp by batch means) "
 	  "run again" },
-	{ .name = "warmup", .type = SP_OPT_INT, .def = "20", .min = 0,
+	{ .name = "warmup", .type = SP_OPT_INT, .def = "-1", .min = -1,
 	  .max = 3600, .offset = offsetof(struct repro_cli, warmup_s),
 	  .help = "seconds of each HST run's workload at iodepth >= 64 "
 	  "before it, not measured (run --warmup: HST's averages start "
-	  "cold); 0: none" },
+	  "cold); 0: none; -1: 20, 5 on exact time (thousands of I/Os "
+	  "either way)" },
 	{ .name = "scale", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, scale),
 	  .help = "auto|K|none: every delay and the published base times k, "
@@ -202,18 +203,26 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 			break;
 		}
 		failed = repro_run_cases(cli, "st,hst", sp_ref_rw_name(rw), qds,
-					 runtime, dir) != 0;
+					 runtime, 0, dir) != 0;
 	}
 	topology_down();
 	return failed ? -EIO : 0;
 }
 
+int64_t repro_warmup_s(const struct repro_cli *cli)
+{
+	if (cli->warmup_s >= 0)
+		return cli->warmup_s;
+	return sp_machine_exact_time() ? 5 : 20;
+}
+
 int repro_run_cases(const struct repro_cli *cli, const char *selectors,
 		    const char *rw, const char *qds, const char *runtime,
-		    const char *dir)
+		    int64_t ios, const char *dir)
 {
 	const char *run[18];
-	char warmup[24];
+	char warmup[24], count[24];
+	int64_t warmup_s = repro_warmup_s(cli);
 	int n = 0;
 
 	run[n++] = "run";
@@ -223,12 +232,15 @@ int repro_run_cases(const struct repro_cli *cli, const char *selectors,
 	/* the 10 Hz per-path counts give the shares' standard error by
 	 * batch means: path choices are not independent draws */
 	run[n++] = "--timeline";
-	if (cli->warmup_s) {
-		snprintf(warmup, sizeof(warmup), "%lld", (long long)cli->warmup_s);
+	if (warmup_s) {
+		snprintf(warmup, sizeof(warmup), "%lld", (long long)warmup_s);
 		run[n++] = "--warmup";
 		run[n++] = warmup;
 	}
-	if (!cli->full) {
+	if (!cli->full && ios > 0) {
+		snprintf(count, sizeof(count), "%lld", (long long)ios);
+		run[n++] = "--ios"; run[n++] = count;
+	} else if (!cli->full) {
 		run[n++] = "--runtime"; run[n++] = runtime;
 	}
 	run[n++] = "--out"; run[n++] = dir;

@@ -95,6 +95,7 @@ static int spawn_job(const char *experiment, const struct repro_cli *cli,
 	exe[n] = '\0';
 	snprintf(rt, sizeof(rt), "%" PRId64, cli->runtime_s);
 	snprintf(mrt, sizeof(mrt), "%" PRId64, cli->max_runtime_s);
+	/* -1 too: each guest picks its exact-time default */
 	snprintf(wu, sizeof(wu), "%" PRId64, cli->warmup_s);
 	argv[a++] = exe; argv[a++] = "lab"; argv[a++] = "run";
 	argv[a++] = "--engine"; argv[a++] = "uml";

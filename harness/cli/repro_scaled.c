@@ -190,7 +190,7 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
 				      out, topo, rw, ktext, qd, sel))
 			ret = -ENAMETOOLONG;
 		else
-			ret = repro_run_cases(cli, sel, rw, qd, rt, again);
+			ret = repro_run_cases(cli, sel, rw, qd, rt, 0, again);
 	}
 	free(cases);
 	return ret ? -EIO : 0;
@@ -234,8 +234,11 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 			failed = 1;
 			break;
 		}
+		/* exact time: every case the same count of I/Os, which
+		 * at iodepth 64 is seconds where at 1 it is minutes */
 		failed = repro_run_cases(cli, "st,hst", sp_ref_rw_name(rw),
-					 qtext, rt, dir) != 0 ||
+					 qtext, rt, sp_machine_exact_time() ?
+					 SP_REPRO_EXACT_IOS : 0, dir) != 0 ||
 			 rerun_noisy(cli, dir, topo, sp_ref_rw_name(rw), ktext,
 				     runtime_s, out) != 0;
 	}
@@ -338,17 +341,10 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 					util[q] = fmax(util[q], util[r]);
 				}
 			pq = worst_pq(ref, sp_repro_topologies[t], qds, nq, plan, t);
-			for (r = 0; r < nq; r++) {
+			for (r = 0; r < nq; r++)
 				need = fmax(need, sp_scale_runtime_for_se(&m, qds[r],
 					k[q], 0.5 - sqrt(0.25 - pq),
 					SP_ENV_SHARE_SE_MAX));
-				/* on exact time an I/O costs the wall only
-				 * the CPU's work: every run holds at least
-				 * SP_REPRO_EXACT_IOS */
-				if (sp_machine_exact_time())
-					need = fmax(need, SP_REPRO_EXACT_IOS /
-						    sp_scale_predicted_iops(&m, qds[r], k[q]));
-			}
 			rt = (int64_t)ceil(need);
 			if (rt < cli->runtime_s)
 				rt = cli->runtime_s;
@@ -359,13 +355,21 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 			else
 				snprintf(pred, sizeof(pred), "predicted CPU "
 					 "%.0f%%", 100 * util[q]);
-			printf("reproduce: %s k=%" PRIu64 " for iodepth %d%s "
-			       "(%s), %" PRId64 " s per run (%.0f s for a 0.5 "
-			       "pp binomial standard error; the report gives "
-			       "each run's by batch means)\n",
-			       sp_repro_topologies[t],
-			       k[q], qds[0], nq > 1 ? " and deeper" : "", pred,
-			       rt, need);
+			if (sp_machine_exact_time())
+				printf("reproduce: %s k=1 on exact time for iodepth %d%s, "
+				       "%d I/Os per run (%.0f s of simulated time "
+				       "for a 0.5 pp binomial standard error)\n",
+				       sp_repro_topologies[t], qds[0],
+				       nq > 1 ? " and deeper" : "",
+				       SP_REPRO_EXACT_IOS, need);
+			else
+				printf("reproduce: %s k=%" PRIu64 " for iodepth %d%s "
+				       "(%s), %" PRId64 " s per run (%.0f s for a 0.5 "
+				       "pp binomial standard error; the report gives "
+				       "each run's by batch means)\n",
+				       sp_repro_topologies[t],
+				       k[q], qds[0], nq > 1 ? " and deeper" : "", pred,
+				       rt, need);
 			fprintf(log, "%s k %" PRIu64 " qd", sp_repro_topologies[t],
 				k[q]);
 			for (r = 0; r < nq; r++)
