@@ -5,7 +5,10 @@
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -34,6 +37,31 @@ static int set_attr(const char *path, unsigned int flags,
 	struct mount_attr attr = { .attr_set = set, .attr_clr = clr };
 
 	return mount_setattr(AT_FDCWD, path, flags, &attr, sizeof(attr));
+}
+
+int sp_lab_path_public(const char *path, char *bad, size_t len)
+{
+	char walk[PATH_MAX];
+	struct stat st;
+	size_t i, n = strlen(path);
+
+	if (path[0] != '/' || n >= sizeof(walk))
+		return 0;
+	memcpy(walk, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (walk[i] != '/' && walk[i] != '\0')
+			continue;
+		walk[i] = '\0';
+		if (stat(walk, &st) ||
+		    (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) ||
+		    (i == n && !(st.st_mode & S_IROTH))) {
+			if (bad)
+				snprintf(bad, len, "%s", walk);
+			return 0;
+		}
+		walk[i] = path[i];
+	}
+	return 1;
 }
 
 /* Runs in the forked child, before the exec: only system calls. */

@@ -9,6 +9,7 @@
 #ifndef SP_LAB_SANDBOX_H
 #define SP_LAB_SANDBOX_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 struct sp_lab_sandbox {
@@ -23,6 +24,12 @@ struct sp_lab_sandbox {
  * host has no such user (or it is root). */
 int sp_lab_sandbox_init(struct sp_lab_sandbox *sb, const char *rw_dir,
 			const char *mem_dir, unsigned long long mem_bytes);
+
+/* Can the guest's user read path through hostfs? Every folder on the
+ * way searchable by others, and path itself readable (a folder: also
+ * searchable) by others: 1 or 0. bad, when not NULL, gets the first
+ * component that is not (e.g. /root). */
+int sp_lab_path_public(const char *path, char *bad, size_t len);
 
 /* sp_proc_opts.child_setup for the UML child: arg is a struct
  * sp_lab_sandbox. 0, or -1 with errno. */

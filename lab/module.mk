@@ -1,6 +1,6 @@
 LIB_SRCS += lab/lab_vm.c lab/lab_uml.c lab/lab_sandbox.c lab/lab_keep.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c \
 	    lab/lab_frame.c lab/lab_ctl.c lab/lab_agent.c lab/selector_build.c
-UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_lab_uml.c tests/unit/lab/test_lab_keep.c tests/unit/lab/test_hst_info.c \
+UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_lab_uml.c tests/unit/lab/test_lab_keep.c tests/unit/lab/test_lab_sandbox.c tests/unit/lab/test_hst_info.c \
 	      tests/unit/lab/test_lab_frame.c tests/unit/lab/test_lab_ctl.c
 
 # The lab VM (docs/lab.md, docs/kernels.md). Both scripts are cheap when
@@ -22,6 +22,7 @@ hst-module:
 .PHONY: bench-lab
 bench-lab: $(SLOWPATH) lab install-backend
 	BUILD=$(BUILD) bash lab/bench.sh
+	SLOWPATH=$(SLOWPATH) bash lab/bench-engines.sh
 
 # Our store, netem and dm-delay side by side in one lab boot
 # (docs/bench-injectors.md). tgtd loads stores from the host's /usr,

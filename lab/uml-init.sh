@@ -53,10 +53,11 @@ ln -sfn /proc/self/fd $NEW/dev/fd
 ln -sfn /proc/self/fd/0 $NEW/dev/stdin
 ln -sfn /proc/self/fd/1 $NEW/dev/stdout
 ln -sfn /proc/self/fd/2 $NEW/dev/stderr
-# The host's user sees none of root's private files, and the guest gets
-# a home and temporary folders of its own.
+# The host's user (nobody) cannot read root's home: the guest gets one
+# of its own. Everything else it reads as that user, through the
+# overlay (lab_cmd.c boots uml only where the lab and the working
+# directory are readable so).
 mount -t tmpfs -o mode=700 root $NEW/root
-mount -t tmpfs -o mode=1777 tmp $NEW/tmp
 mkdir -p $NEW/run/lock/iscsi $NEW/run/user
 hostname slowpath-lab
 ip link set lo up || fail "cannot bring up lo"

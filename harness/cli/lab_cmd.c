@@ -197,6 +197,25 @@ static void lab_dir_path(char *lab, size_t len)
 	snprintf(lab, len, "%s/lab", exe);
 }
 
+/* The uml guest reads the host as nobody: its prepared tree and the
+ * working directory must be readable so (a checkout under /root is
+ * not). 1 or 0, said when say. */
+static int uml_can_read(const char *lab_dir, int say)
+{
+	char real[PATH_MAX], cwd[PATH_MAX], bad[PATH_MAX];
+
+	if (!realpath(lab_dir, real) || !getcwd(cwd, sizeof(cwd)))
+		return 0;
+	if (sp_lab_path_public(real, bad, sizeof(bad)) &&
+	    sp_lab_path_public(cwd, bad, sizeof(bad)))
+		return 1;
+	if (say)
+		sp_err("lab: the uml guest reads this host as an unprivileged "
+		       "user, and %s is not readable by others (use --engine qemu, "
+		       "or work from a folder others can read)", bad);
+	return 0;
+}
+
 int lab_pick_engine(const char *name, const char *series,
 		    enum sp_lab_engine *out)
 {
@@ -213,7 +232,8 @@ int lab_pick_engine(const char *name, const char *series,
 	}
 	lab_dir_path(lp.lab, sizeof(lp.lab));
 	uml_link(&lp, series, cur, sizeof(cur));
-	*out = access(cur, F_OK) ? SP_LAB_ENGINE_QEMU : SP_LAB_ENGINE_UML;
+	*out = access(cur, F_OK) || !uml_can_read(cur, 0) ? SP_LAB_ENGINE_QEMU
+							  : SP_LAB_ENGINE_UML;
 	return 0;
 }
 
@@ -392,6 +412,8 @@ static int vm_setup(const struct lab_opts *o, struct sp_lab_vm *vm,
 	ret = lab_find(lp, vm);
 	if (ret)
 		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
+	if (vm->engine == SP_LAB_ENGINE_UML && !uml_can_read(lp->dir, 1))
+		return SP_EXIT_ENV;
 	if (vm->engine == SP_LAB_ENGINE_QEMU &&
 	    lab_find_program(QEMU, lp->qemu, sizeof(lp->qemu))) {
 		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)", QEMU);
