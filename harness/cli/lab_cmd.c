@@ -352,6 +352,23 @@ static int resolve_keep(const char *dir, char *abs, size_t len)
 	return 0;
 }
 
+/* The uml guest mounts its RAM folder on --keep's path, which it looks
+ * up as the host's unprivileged user: the folder it is in must be
+ * readable by others. 1 or 0, said. */
+static int keep_reachable(const char *keep)
+{
+	char parent[PATH_MAX], bad[PATH_MAX];
+
+	snprintf(parent, sizeof(parent), "%s", keep);
+	if (strrchr(parent, '/') && strrchr(parent, '/') != parent)
+		*strrchr(parent, '/') = '\0';
+	if (sp_lab_path_public(parent, bad, sizeof(bad)))
+		return 1;
+	sp_err("lab: --keep %s: the uml guest cannot reach it, %s is not "
+	       "readable by others (or --engine qemu)", keep, bad);
+	return 0;
+}
+
 static int prepare_xchg(const struct lab_paths *lp, const struct sp_lab_vm *vm,
 			char **cmd, const char *keep, char *xchg, size_t len)
 {
@@ -573,7 +590,8 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	if (code)
 		return code;
 	xchg[0] = '\0';
-	if (o->keep && resolve_keep(o->keep, keep, sizeof(keep))) {
+	if (o->keep && (resolve_keep(o->keep, keep, sizeof(keep)) ||
+			(vm.engine == SP_LAB_ENGINE_UML && !keep_reachable(keep)))) {
 		code = SP_EXIT_USAGE;
 		goto out;
 	}
