@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lab/lab_vm.h"
 
@@ -40,6 +41,27 @@ int lab_pick_engine(const char *name, const char *series,
 int lab_pick_time(const char *name, enum sp_lab_engine engine,
 		  enum sp_lab_time *out);
 int lab_find_program(const char *name, char *out, size_t len);
+
+/* lab_engine.c: the engines' side of lab_cmd.c. */
+struct sp_lab_sandbox;
+/* $SLOWPATH_LAB_DIR, else lab/ next to this binary, into lab. */
+void lab_dir_path(char *lab, size_t len);
+/* lp->lab set: the prepared uml tree of series (NULL: the default). */
+int lab_find_uml(struct lab_paths *lp, const char *series);
+/* 1 when the uml guest's user can read lab_dir and the working
+ * directory; 0, said when say. */
+int lab_uml_can_read(const char *lab_dir, int say);
+/* 1 when --keep's folder is reachable by that user; 0, said. */
+int lab_keep_reachable(const char *keep);
+/* The guest of vm->engine, out_w and err_w its job's streams; sb is
+ * filled for uml. 0 or -errno. */
+int lab_spawn_guest(const struct sp_lab_vm *vm, int out_w, int err_w,
+		    struct sp_lab_sandbox *sb, pid_t *pid);
+/* After a uml guest: XCHG/keep into keep; code, or SP_EXIT_RUNTIME when
+ * a file was lost. */
+int lab_copy_kept(const char *xchg, const char *keep, int code);
+/* slowpath lab engine [--kernel SERIES] */
+int lab_print_engine(int argc, char **argv);
 /* The job.sh and config the guest's init reads from xchg: run cmd in
  * cwd (keep: the host folder the guest writes to, or NULL). */
 int lab_write_guest_job(const struct lab_paths *lp, const char *xchg,

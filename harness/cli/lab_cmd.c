@@ -8,10 +8,8 @@
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/lab_cli.h"
-#include "lab/lab_keep.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_sandbox.h"
-#include "lab/lab_uml.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -143,119 +141,6 @@ static int current_of_series(const struct lab_paths *lp, const char *series,
 	return 0;
 }
 
-/* current-uml or current-uml-<series>, as lab/uml-build.sh links them */
-static void uml_link(const struct lab_paths *lp, const char *series,
-		     char *cur, size_t len)
-{
-	if (series)
-		snprintf(cur, len, "%s/current-uml-%s", lp->lab, series);
-	else
-		snprintf(cur, len, "%s/current-uml", lp->lab);
-}
-
-static int find_uml(struct lab_paths *lp, const char *series)
-{
-	char cur[PATH_MAX + 48];
-	const char *need[] = { lp->kernel, lp->uml_init, lp->guest_init, cur };
-	size_t i;
-
-	uml_link(lp, series, cur, sizeof(cur));
-	if (!realpath(cur, lp->dir)) {
-		sp_err("lab: no uml kernel at %s; run make lab ENGINE=uml%s%s", cur,
-		       series ? " KERNEL=" : "", series ? series : "");
-		return -ENOENT;
-	}
-	snprintf(lp->kernel, sizeof(lp->kernel), "%s/linux", lp->dir);
-	snprintf(lp->uml_init, sizeof(lp->uml_init), "%s/uml-init", lp->dir);
-	snprintf(lp->guest_init, sizeof(lp->guest_init), "%s/guest-init", lp->dir);
-	snprintf(lp->root, sizeof(lp->root), "%s", lp->dir);
-	lp->initrd[0] = '\0';
-	snprintf(cur, sizeof(cur), "%s/ready", lp->dir);
-	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		if (access(need[i], R_OK)) {
-			sp_err("lab: %s is missing; run make lab ENGINE=uml", need[i]);
-			return -ENOENT;
-		}
-	}
-	return 0;
-}
-
-static void lab_dir_path(char *lab, size_t len)
-{
-	const char *env = getenv("SLOWPATH_LAB_DIR");
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(lab, len, "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n < 0 ? 0 : n] = '\0';
-	if (strrchr(exe, '/'))
-		*strrchr(exe, '/') = '\0';
-	snprintf(lab, len, "%s/lab", exe);
-}
-
-/* The uml guest reads the host as nobody: its prepared tree and the
- * working directory must be readable so (a checkout under /root is
- * not). 1 or 0, said when say. */
-static int uml_can_read(const char *lab_dir, int say)
-{
-	char real[PATH_MAX], cwd[PATH_MAX], bad[PATH_MAX];
-
-	if (!realpath(lab_dir, real) || !getcwd(cwd, sizeof(cwd)))
-		return 0;
-	if (sp_lab_path_public(real, bad, sizeof(bad)) &&
-	    sp_lab_path_public(cwd, bad, sizeof(bad)))
-		return 1;
-	if (say)
-		sp_err("lab: the uml guest reads this host as an unprivileged "
-		       "user, and %s is not readable by others (use --engine qemu, "
-		       "or work from a folder others can read)", bad);
-	return 0;
-}
-
-int lab_pick_engine(const char *name, const char *series,
-		    enum sp_lab_engine *out)
-{
-	struct lab_paths lp;
-	char cur[PATH_MAX + 48];
-
-	if (!name || !*name)
-		name = getenv("SLOWPATH_LAB_ENGINE");
-	if (name && *name) {
-		if (!sp_lab_engine_parse(name, out))
-			return 0;
-		sp_err("lab: engine '%s' is neither uml nor qemu", name);
-		return -EINVAL;
-	}
-	lab_dir_path(lp.lab, sizeof(lp.lab));
-	uml_link(&lp, series, cur, sizeof(cur));
-	*out = access(cur, F_OK) || !uml_can_read(cur, 0) ? SP_LAB_ENGINE_QEMU
-							  : SP_LAB_ENGINE_UML;
-	return 0;
-}
-
-int lab_pick_time(const char *name, enum sp_lab_engine engine,
-		  enum sp_lab_time *out)
-{
-	if (!name || !*name) {
-		*out = engine == SP_LAB_ENGINE_UML ? SP_LAB_TIME_EXACT
-						   : SP_LAB_TIME_REAL;
-		return 0;
-	}
-	if (sp_lab_time_parse(name, out)) {
-		sp_err("lab: --time '%s' is neither exact nor real", name);
-		return -EINVAL;
-	}
-	if (*out == SP_LAB_TIME_EXACT && engine != SP_LAB_ENGINE_UML) {
-		sp_err("lab: --time exact needs the uml engine (qemu runs on the host's clock)");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* $SLOWPATH_LAB_DIR, else the lab next to this binary ($BUILD/slowpath
  * -> $BUILD/lab), so `make BUILD=...` trees keep their own lab; in it
  * the one prepared for vm->kernel_series. */
@@ -273,7 +158,7 @@ int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm)
 	}
 	lp->engine = vm->engine;
 	if (vm->engine == SP_LAB_ENGINE_UML)
-		return find_uml(lp, vm->kernel_series);
+		return lab_find_uml(lp, vm->kernel_series);
 	snprintf(cur, sizeof(cur), "%s/%s", lp->lab, link);
 	if (access(cur, F_OK) && vm->kernel_series)
 		current_of_series(lp, vm->kernel_series, cur, sizeof(cur));
@@ -352,23 +237,6 @@ static int resolve_keep(const char *dir, char *abs, size_t len)
 	return 0;
 }
 
-/* The uml guest mounts its RAM folder on --keep's path, which it looks
- * up as the host's unprivileged user: the folder it is in must be
- * readable by others. 1 or 0, said. */
-static int keep_reachable(const char *keep)
-{
-	char parent[PATH_MAX], bad[PATH_MAX];
-
-	snprintf(parent, sizeof(parent), "%s", keep);
-	if (strrchr(parent, '/') && strrchr(parent, '/') != parent)
-		*strrchr(parent, '/') = '\0';
-	if (sp_lab_path_public(parent, bad, sizeof(bad)))
-		return 1;
-	sp_err("lab: --keep %s: the uml guest cannot reach it, %s is not "
-	       "readable by others (or --engine qemu)", keep, bad);
-	return 0;
-}
-
 static int prepare_xchg(const struct lab_paths *lp, const struct sp_lab_vm *vm,
 			char **cmd, const char *keep, char *xchg, size_t len)
 {
@@ -429,7 +297,7 @@ static int vm_setup(const struct lab_opts *o, struct sp_lab_vm *vm,
 	ret = lab_find(lp, vm);
 	if (ret)
 		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
-	if (vm->engine == SP_LAB_ENGINE_UML && !uml_can_read(lp->dir, 1))
+	if (vm->engine == SP_LAB_ENGINE_UML && !lab_uml_can_read(lp->dir, 1))
 		return SP_EXIT_ENV;
 	if (vm->engine == SP_LAB_ENGINE_QEMU &&
 	    lab_find_program(QEMU, lp->qemu, sizeof(lp->qemu))) {
@@ -449,82 +317,6 @@ static int vm_setup(const struct lab_opts *o, struct sp_lab_vm *vm,
 	vm->lab_dir = lp->dir;
 	vm->uml_init = lp->uml_init;
 	return 0;
-}
-
-static int keep_folder(const char *xchg)
-{
-	char path[PATH_MAX + 48];
-
-	snprintf(path, sizeof(path), "%s/keep", xchg);
-	return mkdir(path, 0700) ? -errno : 0;
-}
-
-/* After a uml guest: what it left under XCHG/keep into --keep's folder.
- * A file not copied is a result lost: exit 3. */
-static int copy_kept(const char *xchg, const char *keep, int code)
-{
-	struct sp_lab_keep_count n;
-	char src[PATH_MAX + 48];
-	int ret;
-
-	snprintf(src, sizeof(src), "%s/keep", xchg);
-	ret = sp_lab_keep_copy(src, keep, &n);
-	if (ret) {
-		sp_err("lab: cannot read what the guest kept (%s): %s", src,
-		       strerror(-ret));
-		return SP_EXIT_RUNTIME;
-	}
-	sp_debug("lab: %u files copied back into %s", n.copied, keep);
-	if (n.failed || n.skipped) {
-		sp_err("lab: %u of the guest's files could not be copied back into %s "
-		       "and %u were not files; they are lost with the guest",
-		       n.failed, keep, n.skipped);
-		return SP_EXIT_RUNTIME;
-	}
-	return code;
-}
-
-/* The uml guest runs as nobody: its exchange folder and the files we
- * left in it become that user's, the only host files it may write. */
-static int give_xchg(const char *xchg, const struct sp_lab_sandbox *sb)
-{
-	const char *const names[] = { "", "/job.sh", "/config", "/keep" };
-	char path[PATH_MAX + 48];
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s", xchg, names[i]);
-		if (lchown(path, sb->uid, sb->gid))
-			return -errno;
-	}
-	return 0;
-}
-
-static int spawn_guest(const struct sp_lab_vm *vm, int out_w, int err_w,
-		       struct sp_lab_sandbox *sb, pid_t *pid)
-{
-	struct sp_strv argv = { 0 };
-	int ret;
-
-	if (vm->engine == SP_LAB_ENGINE_UML) {
-		ret = sp_lab_sandbox_init(sb, vm->xchg_dir, "/dev/shm", vm->mem_bytes);
-		if (ret) {
-			sp_err("lab: this host has no user 'nobody' to run the uml guest as");
-			return ret;
-		}
-		/* what the job writes under --keep lands here until the
-		 * copy after the guest's end (lab_keep.h) */
-		ret = keep_folder(vm->xchg_dir);
-		ret = ret ? ret : give_xchg(vm->xchg_dir, sb);
-		ret = ret ? ret : sp_lab_uml_argv(vm, &argv);
-		ret = ret ? ret : sp_lab_start_uml(&argv, out_w, err_w, vm->mode,
-						   vm->console_log, sb, pid);
-	} else {
-		ret = sp_lab_qemu_argv(vm, &argv);
-		ret = ret ? ret : sp_lab_start_qemu(&argv, out_w, err_w, vm->mode, pid);
-	}
-	sp_strv_free(&argv);
-	return ret;
 }
 
 /* Runs the guest to its end: 0, -ETIMEDOUT, -EINTR or -errno. */
@@ -574,6 +366,33 @@ static void console_log_path(const struct lab_paths *lp, char *log, size_t len)
 	snprintf(log, len, "%s/logs/%s-%d.log", lp->lab, stamp, (int)getpid());
 }
 
+/* --keep resolved, the exchange folder written, the console log named:
+ * the guest's files, into vm. 0 or an exit code, said. */
+static int vm_files(const struct lab_opts *o, char **cmd, const struct lab_paths *lp,
+		    struct sp_lab_vm *vm, char *keep, char *xchg, char *log)
+{
+	int ret;
+
+	if (vm->mem_bytes < (64ULL << 20)) {
+		sp_err("lab: --mem %llu is too small (at least 64M)",
+		       (unsigned long long)o->mem);
+		return SP_EXIT_USAGE;
+	}
+	if (o->keep && (resolve_keep(o->keep, keep, PATH_MAX) ||
+			(vm->engine == SP_LAB_ENGINE_UML && !lab_keep_reachable(keep))))
+		return SP_EXIT_USAGE;
+	ret = prepare_xchg(lp, vm, cmd, o->keep ? keep : NULL, xchg, PATH_MAX + 32);
+	if (ret) {
+		sp_err("lab: cannot write the job into %s: %s", xchg, strerror(-ret));
+		return SP_EXIT_RUNTIME;
+	}
+	console_log_path(lp, log, PATH_MAX + 96);
+	vm->xchg_dir = xchg;
+	vm->keep_dir = o->keep ? keep : NULL;
+	vm->console_log = log;
+	return 0;
+}
+
 static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 		  char **cmd)
 {
@@ -586,32 +405,12 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	int ret, status = 0, code;
 	pid_t pid = -1;
 
-	code = vm_setup(o, &vm, &lp);
-	if (code)
-		return code;
 	xchg[0] = '\0';
-	if (o->keep && (resolve_keep(o->keep, keep, sizeof(keep)) ||
-			(vm.engine == SP_LAB_ENGINE_UML && !keep_reachable(keep)))) {
-		code = SP_EXIT_USAGE;
+	code = vm_setup(o, &vm, &lp);
+	if (!code)
+		code = vm_files(o, cmd, &lp, &vm, keep, xchg, log);
+	if (code)
 		goto out;
-	}
-	ret = prepare_xchg(&lp, &vm, cmd, o->keep ? keep : NULL, xchg,
-			   sizeof(xchg));
-	if (ret) {
-		sp_err("lab: cannot write the job into %s: %s", xchg, strerror(-ret));
-		code = SP_EXIT_RUNTIME;
-		goto out;
-	}
-	console_log_path(&lp, log, sizeof(log));
-	vm.xchg_dir = xchg;
-	vm.keep_dir = o->keep ? keep : NULL;
-	vm.console_log = log;
-	if (vm.mem_bytes < (64ULL << 20)) {
-		sp_err("lab: --mem %llu is too small (at least 64M)",
-		       (unsigned long long)o->mem);
-		code = SP_EXIT_USAGE;
-		goto out;
-	}
 	if (mode == SP_LAB_RUN && (pipe2(out_p, O_CLOEXEC) || pipe2(err_p, O_CLOEXEC))) {
 		sp_err("lab: pipe: %s", strerror(errno));
 		code = SP_EXIT_RUNTIME;
@@ -621,7 +420,7 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 	sp_debug("lab: %s engine, %s time, %s, %lld vCPUs, console log %s",
 		 sp_lab_engine_name(vm.engine), sp_lab_time_name(vm.time),
 		 lp.dir, (long long)vm.cpus, log);
-	ret = spawn_guest(&vm, out_p[1], err_p[1], &sb, &pid);
+	ret = lab_spawn_guest(&vm, out_p[1], err_p[1], &sb, &pid);
 	if (ret) {
 		sp_err("lab: cannot start the %s guest: %s",
 		       sp_lab_engine_name(vm.engine), strerror(-ret));
@@ -638,7 +437,7 @@ static int run_vm(enum sp_lab_mode mode, const struct lab_opts *o,
 		pid = -1;
 		code = guest_verdict(xchg, log, status);
 		if (vm.engine == SP_LAB_ENGINE_UML && vm.keep_dir)
-			code = copy_kept(xchg, vm.keep_dir, code);
+			code = lab_copy_kept(xchg, vm.keep_dir, code);
 	}
 out:
 	if (pid > 0)
@@ -650,25 +449,6 @@ out:
 	if (xchg[0] && strstr(xchg, "/run/") && !strstr(xchg, "XXXXXX"))
 		sp_lab_remove_tree(xchg);
 	return code;
-}
-
-/* lab engine [--kernel SERIES]: which engine lab run would use here, for
- * scripts (make demo): one decision, this one. */
-static int print_engine(int argc, char **argv)
-{
-	const char *series = NULL;
-	enum sp_lab_engine e;
-
-	if (argc == 4 && !strcmp(argv[2], "--kernel") && sp_lab_series_ok(argv[3]))
-		series = argv[3];
-	else if (argc != 2) {
-		sp_err("lab engine: usage: slowpath lab engine [--kernel SERIES]");
-		return SP_EXIT_USAGE;
-	}
-	if (lab_pick_engine(NULL, series, &e))
-		return SP_EXIT_USAGE;
-	printf("%s\n", sp_lab_engine_name(e));
-	return SP_EXIT_OK;
 }
 
 int cmd_lab(int argc, char **argv)
@@ -690,7 +470,7 @@ int cmd_lab(int argc, char **argv)
 		   !strcmp(argv[1], "status")) {
 		mode = SP_LAB_AGENT;
 	} else if (!strcmp(argv[1], "engine")) {
-		return print_engine(argc, argv);
+		return lab_print_engine(argc, argv);
 	} else if (!strcmp(argv[1], "agent") && argc == 2) {
 		return lab_agent();		/* in the guest, by lab start */
 	} else if (!strcmp(argv[1], "guest-info") && argc == 2) {

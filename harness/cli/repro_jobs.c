@@ -170,7 +170,7 @@ int repro_jobs(const char *experiment, const struct repro_cli *cli,
 	       const struct sp_repro_plan *plan, const char *out, int64_t n_jobs)
 {
 	struct job *jobs = calloc((size_t)n_jobs, sizeof(*jobs));
-	char err[SP_OUTDIR_ERRLEN] = "", runs[PATH_MAX + 8];
+	char err[SP_OUTDIR_ERRLEN] = "", runs[PATH_MAX + 8], dir[PATH_MAX + 8];
 	size_t n = (size_t)n_jobs, i;
 	int ret, status, failed = 0;
 
@@ -178,7 +178,8 @@ int repro_jobs(const char *experiment, const struct repro_cli *cli,
 		return -ENOMEM;
 	ret = deal(plan, jobs, n);
 	if (!ret && (repro_path_printf(runs, sizeof(runs), "%s/runs", out) ||
-		     sp_outdir_check(runs, SP_OUTDIR_CREATE, err, sizeof(err))))
+		     sp_outdir_check(runs, SP_OUTDIR_CREATE, err, sizeof(err)) ||
+		     sp_outdir_sub(out, "jobs", dir, sizeof(dir), err, sizeof(err))))
 		ret = -EINVAL;
 	for (i = 0; !ret && i < n; i++) {
 		if (!jobs[i].spec[0])

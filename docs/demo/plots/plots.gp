@@ -5,9 +5,10 @@ set key outside right top
 
 eval sprintf('set terminal %s size 900,540', png_term)
 set output 'share-u10-randread-4k-qd1.png'
-set title "u10 randread bs=4k iodepth=1: share of I/Os per path" noenhanced
+set title 'u10 randread bs=4k iodepth=1: share of I/Os per path' noenhanced
 set style data histograms
 set style histogram clustered gap 1
+set xtics rotate by -35
 set style fill solid 0.8 border -1
 unset logscale x
 set xlabel 'path'
@@ -17,9 +18,10 @@ plot 'share-u10-randread-4k-qd1.dat' using 2:xtic(1) title 'st', '' using 3 titl
 
 set terminal svg size 900,540 dynamic
 set output 'share-u10-randread-4k-qd1.svg'
-set title "u10 randread bs=4k iodepth=1: share of I/Os per path" noenhanced
+set title 'u10 randread bs=4k iodepth=1: share of I/Os per path' noenhanced
 set style data histograms
 set style histogram clustered gap 1
+set xtics rotate by -35
 set style fill solid 0.8 border -1
 unset logscale x
 set xlabel 'path'
@@ -29,9 +31,10 @@ plot 'share-u10-randread-4k-qd1.dat' using 2:xtic(1) title 'st', '' using 3 titl
 
 eval sprintf('set terminal %s size 900,540', png_term)
 set output 'share-u10-randread-4k-qd32.png'
-set title "u10 randread bs=4k iodepth=32: share of I/Os per path" noenhanced
+set title 'u10 randread bs=4k iodepth=32: share of I/Os per path' noenhanced
 set style data histograms
 set style histogram clustered gap 1
+set xtics rotate by -35
 set style fill solid 0.8 border -1
 unset logscale x
 set xlabel 'path'
@@ -41,9 +44,10 @@ plot 'share-u10-randread-4k-qd32.dat' using 2:xtic(1) title 'st', '' using 3 tit
 
 set terminal svg size 900,540 dynamic
 set output 'share-u10-randread-4k-qd32.svg'
-set title "u10 randread bs=4k iodepth=32: share of I/Os per path" noenhanced
+set title 'u10 randread bs=4k iodepth=32: share of I/Os per path' noenhanced
 set style data histograms
 set style histogram clustered gap 1
+set xtics rotate by -35
 set style fill solid 0.8 border -1
 unset logscale x
 set xlabel 'path'
@@ -53,9 +57,10 @@ plot 'share-u10-randread-4k-qd32.dat' using 2:xtic(1) title 'st', '' using 3 tit
 
 eval sprintf('set terminal %s size 900,540', png_term)
 set output 'latency-u10-randread-4k.png'
-set title "u10 randread bs=4k: completion latency vs iodepth" noenhanced
+set title 'u10 randread bs=4k: completion latency vs iodepth' noenhanced
 set style data linespoints
 set logscale x 2
+set xtics norotate
 set xlabel 'iodepth'
 set ylabel 'clat (us)'
 set yrange [0:*]
@@ -63,9 +68,10 @@ plot 'latency-u10-randread-4k.dat' using 1:2 title 'mean st', '' using 1:3 title
 
 set terminal svg size 900,540 dynamic
 set output 'latency-u10-randread-4k.svg'
-set title "u10 randread bs=4k: completion latency vs iodepth" noenhanced
+set title 'u10 randread bs=4k: completion latency vs iodepth' noenhanced
 set style data linespoints
 set logscale x 2
+set xtics norotate
 set xlabel 'iodepth'
 set ylabel 'clat (us)'
 set yrange [0:*]
