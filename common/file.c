@@ -29,8 +29,11 @@ int sp_file_read_opt(const char *path, size_t max_bytes, unsigned int flags,
 		*len = 0;
 	if (max_bytes >= SIZE_MAX - 1)
 		return -EINVAL;
+	/* a FIFO where a regular file is wanted must not hang the open;
+	 * O_NONBLOCK means nothing to a regular file */
 	fd = open(path, O_RDONLY | O_CLOEXEC |
-		  (flags & SP_FILE_NOFOLLOW ? O_NOFOLLOW : 0));
+		  (flags & SP_FILE_NOFOLLOW ? O_NOFOLLOW : 0) |
+		  (flags & SP_FILE_REGULAR ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return -errno;
 	if (flags & SP_FILE_REGULAR) {

@@ -60,7 +60,9 @@ char *sp_lab_read_small(const char *dir, const char *name)
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (sp_file_read(path, SP_LAB_SMALL_MAX, &buf, &n))
+	/* the guest wrote it: a link to a host file or a FIFO is no answer */
+	if (sp_file_read_opt(path, SP_LAB_SMALL_MAX, SP_FILE_NOFOLLOW | SP_FILE_REGULAR,
+			     &buf, &n))
 		return NULL;
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		n--;

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "lab/lab_keep.h"
+#include "lab/lab_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,9 +80,35 @@ static void copies_files_and_folders_only(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* What the guest leaves in its exchange folder (status, error) is read
+ * by root: a link to a host file is not followed, a FIFO does not hang
+ * the read (it did: open(2) waited for a writer). */
+static void guest_answers_are_plain_files_only(void **state)
+{
+	char tmp[] = "/tmp/sp-xchg-XXXXXX", p[PATH_MAX + 16], *got;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	snprintf(p, sizeof(p), "%s/status", tmp);
+	put(p, "7\n", 0644);
+	got = sp_lab_read_small(tmp, "status");
+	assert_non_null(got);
+	assert_string_equal(got, "7");
+	free(got);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(symlink("/etc/passwd", p), 0);
+	assert_null(sp_lab_read_small(tmp, "status"));
+	snprintf(p, sizeof(p), "%s/error", tmp);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_null(sp_lab_read_small(tmp, "error"));
+	snprintf(p, sizeof(p), "rm -rf '%s'", tmp);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(guest_answers_are_plain_files_only),
 		cmocka_unit_test(copies_files_and_folders_only),
 	};
 
