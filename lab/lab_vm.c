@@ -272,6 +272,7 @@ int sp_lab_env_passes(const char *entry, const char *extra)
 	if ((n == 15 && !strncmp(entry, "SLOWPATH_IN_LAB", n)) ||
 	    (n == 19 && !strncmp(entry, "SLOWPATH_LAB_ENGINE", n)) ||
 	    (n == 17 && !strncmp(entry, "SLOWPATH_LAB_TIME", n)) ||
+	    (n == 20 && !strncmp(entry, "SLOWPATH_LAB_PATCHES", n)) ||
 	    (n == 4 && (!strncmp(entry, "PATH", n) || !strncmp(entry, "HOME", n))))
 		return 0;
 	if (n > 9 && !strncmp(entry, "SLOWPATH_", 9))

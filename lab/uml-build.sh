@@ -9,6 +9,13 @@
 # $BUILD/lab/uml-<kver>.<date>, linked as current-uml-<series> (and
 # current-uml for the default series) in one rename; reused until the
 # Debian kernel or one of its inputs changes.
+#
+# PATCHES=a.patch,b.patch: the kernel under test, the same build with
+# the user's patches applied (patch -p1, in order) in a source tree of
+# its own; its release says which (-slowpath-uml-p<12 hex of their
+# sha256>), the prepared tree lists each patch's sha256 in `patches`,
+# and every case the guest runs records them. Without PATCHES the stock
+# build is current again.
 set -eu
 cd "$(dirname "$0")/.."
 SRCDIR=$PWD
@@ -50,7 +57,16 @@ fi
 CUR=$LAB/current-uml-$KERNEL
 # Anything of ours the kernel or the prepared tree is made of makes it stale.
 inputs=(lab/uml-build.sh lab/uml.config lab/hst-build.sh lab/uml-init.sh lab/guest-init.sh)
-ident="$KVER $(stat -c '%s %Y' "$TARBALL")"
+PATCH_LIST=() PATCH_ID=""
+if [ -n "${PATCHES:-}" ]; then
+	IFS=, read -ra PATCH_LIST <<<"$PATCHES"
+	for f in "${PATCH_LIST[@]}"; do
+		[ -f "$f" ] && [ -r "$f" ] || die 1 "PATCHES: '$f' is not a readable file"
+	done
+	PATCH_ID=$(cat "${PATCH_LIST[@]}" | sha256sum | cut -c1-12)
+	inputs+=("${PATCH_LIST[@]}")
+fi
+ident="$KVER $(stat -c '%s %Y' "$TARBALL")${PATCH_ID:+ patches $PATCH_ID}"
 if [ -f "$CUR/ready" ] && [ "$(head -c ${#ident} "$CUR/ready")" = "$ident" ]; then
 	stale=""
 	for f in "${inputs[@]}"; do [ "$f" -nt "$CUR/ready" ] && stale="$f"; done
@@ -90,8 +106,8 @@ uml_patch_xstate() {
 }
 
 # --- the source: extracted once per tarball, HST patched in place ------
-SRC=$LAB/uml-src-$KERNEL
-OBJ=$LAB/uml-obj-$KERNEL
+SRC=$LAB/uml-src-$KERNEL${PATCH_ID:+-p$PATCH_ID}
+OBJ=$LAB/uml-obj-$KERNEL${PATCH_ID:+-p$PATCH_ID}
 if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$ident" ]; then
 	say "extracting $TARBALL"
 	rm -rf "$SRC" "$OBJ"
@@ -103,6 +119,14 @@ if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$ident" ]; t
 	hst_patch_bucket_shift "$hst" "$hst.slowpath"
 	mv "$hst.slowpath" "$hst"
 	uml_patch_xstate "$SRC"
+	for f in "${PATCH_LIST[@]}"; do
+		say "applying $f"
+		patch -d "$SRC" -p1 --batch --forward <"$f" >"$SRC/.patch.log" 2>&1 || {
+			tail -n 5 "$SRC/.patch.log" >&2
+			rm -rf "$SRC"
+			die 3 "PATCHES: $f does not apply to linux-source-$KERNEL"
+		}
+	done
 	echo "$ident" >"$SRC/.tarball-id"
 fi
 
@@ -132,10 +156,13 @@ debian_fragment() {
 rm -rf "$OBJ.new"
 mkdir -p "$OBJ"
 debian_fragment >"$OBJ/debian.fragment"
+# the kernel under test says so in its release
+: >"$OBJ/patches.fragment"
+[ -z "$PATCH_ID" ] || echo "CONFIG_LOCALVERSION=\"-slowpath-uml-p$PATCH_ID\"" >"$OBJ/patches.fragment"
 make -s -C "$SRC" O="$OBJ" ARCH=um defconfig >"$OBJ/config.log" 2>&1 ||
 	die 3 "make ARCH=um defconfig failed (log: $OBJ/config.log)"
 (cd "$OBJ" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
-	"$OBJ/debian.fragment" "$SRCDIR/lab/uml.config") >>"$OBJ/config.log" 2>&1 ||
+	"$OBJ/debian.fragment" "$SRCDIR/lab/uml.config" "$OBJ/patches.fragment") >>"$OBJ/config.log" 2>&1 ||
 	die 3 "merging the config failed (log: $OBJ/config.log)"
 make -s -C "$SRC" O="$OBJ" ARCH=um olddefconfig >>"$OBJ/config.log" 2>&1 ||
 	die 3 "make ARCH=um olddefconfig failed (log: $OBJ/config.log)"
@@ -145,6 +172,7 @@ bad=""
 while IFS= read -r line; do
 	case $line in '#'* | '') continue ;; esac
 	sym=${line%%=*} want=${line#*=}
+	[ -n "$PATCH_ID" ] && [ "$sym" = CONFIG_LOCALVERSION ] && continue
 	got=$(sed -nE "s/^$sym=(.*)/\1/p" "$OBJ/.config")
 	[ -n "$got" ] || got=n
 	[ "$got" = "$want" ] || bad+=" $sym=$got(want $want)"
@@ -170,6 +198,10 @@ mkdir -p "$mdir"
 cp "$OBJ/linux" "$DIR/linux"
 cp "$OBJ/.config" "$DIR/config"
 cp "$OBJ/debian.fragment" "$DIR/debian.fragment"
+: >"$DIR/patches"
+for f in "${PATCH_LIST[@]}"; do
+	echo "$(sha256sum <"$f" | cut -d' ' -f1) $(basename "$f")" >>"$DIR/patches"
+done
 # modprobe and `slowpath doctor` read which modules are built in.
 cp "$OBJ/modules.builtin" "$OBJ/modules.builtin.modinfo" "$mdir/"
 : >"$mdir/modules.order"

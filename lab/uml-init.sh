@@ -69,5 +69,10 @@ rm -rf $NEW/etc/multipath/wwids $NEW/etc/multipath/bindings \
 [ -d $NEW/etc/iscsi ] &&
 	echo "InitiatorName=iqn.2005-03.org.open-iscsi:slowpath-lab" >$NEW/etc/iscsi/initiatorname.iscsi
 
+# The kernel under test (make lab ENGINE=uml PATCHES=...): every case
+# records which patches it ran on, "sha256 name" a patch, ';' between.
+SLOWPATH_LAB_PATCHES=$(paste -sd';' "$R/lower$LAB_DIR/patches" 2>/dev/null)
+export SLOWPATH_LAB_PATCHES
+
 umount /proc /sys 2>/dev/null
 exec chroot $NEW "$LAB_GUEST_INIT"

@@ -54,7 +54,7 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 {
 	const struct sp_case_env *e = &c->env;
 	double worst = 0, se;
-	char why[256], machine[128];
+	char why[256], machine[512];
 	size_t i;
 	int flagged;
 

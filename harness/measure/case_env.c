@@ -77,15 +77,18 @@ int sp_case_env_flagged(const struct sp_case_env *e, size_t n_paths,
 void sp_case_env_machine(const struct sp_case_env *e, char *buf, size_t len)
 {
 	const char *mode = e->mode[0] ? e->mode : "?";
+	int n;
 
 	if (!e->engine[0] || !strcmp(e->engine, "native"))
-		snprintf(buf, len, "%s", mode);
+		n = snprintf(buf, len, "%s", mode);
 	else if (!strcmp(e->time, "exact"))
-		snprintf(buf, len, "%s %s, time exact: the testbed's own CPU "
-			 "costs nothing", mode, e->engine);
+		n = snprintf(buf, len, "%s %s, time exact: the testbed's own CPU "
+			     "costs nothing", mode, e->engine);
 	else
-		snprintf(buf, len, "%s %s, time %s", mode, e->engine,
-			 e->time[0] ? e->time : "?");
+		n = snprintf(buf, len, "%s %s, time %s", mode, e->engine,
+			     e->time[0] ? e->time : "?");
+	if (e->patches[0] && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", patches %s", e->patches);
 }
 
 double sp_share_se(const uint64_t *ios, size_t n, double *se)
@@ -125,6 +128,8 @@ void sp_case_env_to_json(const struct sp_case_env *e, const uint64_t *ios,
 		json_object_object_add(env, "engine", json_object_new_string(e->engine));
 	if (e->time[0])
 		json_object_object_add(env, "time", json_object_new_string(e->time));
+	if (e->patches[0])
+		json_object_object_add(env, "patches", json_object_new_string(e->patches));
 	json_object_object_add(env, "hst", json_object_new_string(e->hst));
 	json_object_object_add(env, "kernel", json_object_new_string(e->kernel));
 	json_object_object_add(env, "warmup_s", json_object_new_int64(e->warmup_s));
@@ -172,6 +177,7 @@ int sp_case_env_from_json(json_object *o, size_t n_paths,
 	str(env, "mode", e->mode, sizeof(e->mode));
 	str(env, "engine", e->engine, sizeof(e->engine));
 	str(env, "time", e->time, sizeof(e->time));
+	str(env, "patches", e->patches, sizeof(e->patches));
 	str(env, "hst", e->hst, sizeof(e->hst));
 	str(env, "kernel", e->kernel, sizeof(e->kernel));
 	if (json_object_object_get_ex(env, "warmup_s", &v) &&

@@ -35,6 +35,9 @@ struct sp_case_env {
 	 * clock); empty in a case file from before the uml engine */
 	char engine[8];
 	char time[8];
+	/* the kernel under test's patches, "sha256 name;..." (uml built
+	 * with make lab PATCHES=); empty for the stock kernel */
+	char patches[384];
 	char hst[32];		/* "stock", "bucket_shift 27", "not loaded" */
 	char kernel[64];	/* uname -r */
 	/* Seconds of unmeasured workload on the selector before the

@@ -212,7 +212,7 @@ static void env_lines(FILE *out, enum sp_format fmt,
 {
 	const struct sp_case_env *e = &c->env;
 	const char *bullet = fmt == SP_FMT_MD ? "- " : "";
-	char why[256], machine[128];
+	char why[256], machine[512];
 	size_t p;
 	int any = 0;
 

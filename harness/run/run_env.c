@@ -31,6 +31,9 @@ void sp_run_real_env_info(void *ctx, struct sp_case_env *env)
 		 sp_machine_in_lab() ? "lab" : "native");
 	snprintf(env->engine, sizeof(env->engine), "%s", sp_machine_engine());
 	snprintf(env->time, sizeof(env->time), "%s", sp_machine_time());
+	snprintf(env->patches, sizeof(env->patches), "%s",
+		 sp_machine_in_lab() && getenv("SLOWPATH_LAB_PATCHES") ?
+		 getenv("SLOWPATH_LAB_PATCHES") : "");
 	if (sp_bringup_hst_loaded(&sp_sys_real, &info) ||
 	    sp_hst_info_label(&info, env->hst, sizeof(env->hst)))
 		snprintf(env->hst, sizeof(env->hst), "not loaded");

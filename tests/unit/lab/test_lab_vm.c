@@ -276,7 +276,7 @@ static void test_config_is_sourceable(void **state)
 static void test_engine_and_time_are_the_guests(void **state)
 {
 	char *const envp[] = { "SLOWPATH_LAB_ENGINE=uml", "SLOWPATH_LAB_TIME=exact",
-			       "SLOWPATH_X=1", NULL };
+			       "SLOWPATH_X=1", "SLOWPATH_LAB_PATCHES=ab x.patch", NULL };
 	char *const argv[] = { "true", NULL };
 	enum sp_lab_engine e;
 	enum sp_lab_time t;
@@ -285,6 +285,7 @@ static void test_engine_and_time_are_the_guests(void **state)
 	(void)state;
 	assert_false(sp_lab_env_passes(envp[0], NULL));
 	assert_false(sp_lab_env_passes(envp[1], NULL));
+	assert_false(sp_lab_env_passes(envp[3], NULL));
 	assert_int_equal(sp_lab_job_script(SP_LAB_RUN, "/", argv, envp, NULL, &job), 0);
 	assert_null(strstr(job, "SLOWPATH_LAB_ENGINE"));
 	assert_non_null(strstr(job, "SLOWPATH_X"));

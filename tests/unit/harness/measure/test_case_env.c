@@ -152,7 +152,7 @@ static void json_round_trip_and_old_files(void **state)
 static void exact_time_is_recorded_and_never_saturated(void **state)
 {
 	struct sp_case_result c, back;
-	char *text = NULL, why[256], machine[128];
+	char *text = NULL, why[256], machine[512];
 
 	(void)state;
 	filled_case(&c, "service-time");
@@ -166,6 +166,7 @@ static void exact_time_is_recorded_and_never_saturated(void **state)
 	assert_int_equal(sp_case_from_json(text, "uml", &back), 0);
 	assert_string_equal(back.env.engine, "uml");
 	assert_string_equal(back.env.time, "exact");
+	assert_string_equal(back.env.patches, "");
 	sp_case_env_machine(&back.env, machine, sizeof(machine));
 	assert_string_equal(machine, "lab uml, time exact: the testbed's own CPU costs nothing");
 	/* an exact delay off by 2 % is off; on real time it is within 3 % */
@@ -181,7 +182,12 @@ static void exact_time_is_recorded_and_never_saturated(void **state)
 	assert_int_equal(sp_case_env_flagged(&back.env, 4, why, sizeof(why)), 1);
 	sp_case_env_machine(&back.env, machine, sizeof(machine));
 	assert_string_equal(machine, "lab uml, time real");
+	snprintf(back.env.patches, sizeof(back.env.patches), "%s",
+		 "3f2a... hst-clock.patch");
+	sp_case_env_machine(&back.env, machine, sizeof(machine));
+	assert_string_equal(machine, "lab uml, time real, patches 3f2a... hst-clock.patch");
 	back.env.engine[0] = '\0';
+	back.env.patches[0] = '\0';
 	sp_case_env_machine(&back.env, machine, sizeof(machine));
 	assert_string_equal(machine, "lab");
 	free(text);
