@@ -67,7 +67,9 @@ if [ -n "${PATCHES:-}" ]; then
 	inputs+=("${PATCH_LIST[@]}")
 fi
 ident="$KVER $(stat -c '%s %Y' "$TARBALL")${PATCH_ID:+ patches $PATCH_ID}"
-if [ -f "$CUR/ready" ] && [ "$(head -c ${#ident} "$CUR/ready")" = "$ident" ]; then
+# the whole identity, not a prefix: the stock build's is a prefix of a
+# patched one's
+if [ -f "$CUR/ready" ] && [ "$(cat "$CUR/ident" 2>/dev/null)" = "$ident" ]; then
 	stale=""
 	for f in "${inputs[@]}"; do [ "$f" -nt "$CUR/ready" ] && stale="$f"; done
 	if [ -z "$stale" ]; then
@@ -213,6 +215,7 @@ depmod -b "$DIR" "$RELEASE" 2>/dev/null || {
 	rmdir "$DIR/lib/modules" "$DIR/lib"
 }
 echo "$RELEASE" >"$DIR/release"
+echo "$ident" >"$DIR/ident"
 cp lab/uml-init.sh "$DIR/uml-init"
 cp lab/guest-init.sh "$DIR/guest-init"
 chmod 755 "$DIR/uml-init" "$DIR/guest-init" "$DIR/linux"
