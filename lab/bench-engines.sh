@@ -15,6 +15,8 @@ SLOWPATH=${SLOWPATH:-build/slowpath}
 IOS_UML=${BENCH_IOS_UML:-10000}
 IOS_QEMU=${BENCH_IOS_QEMU:-1500}
 tmp=$(mktemp -d)
+# the uml guest reaches --keep folders as nobody
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s.%N; }
