@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -316,8 +317,10 @@ static int sink_stream(void *ctx, int which, const void *p, size_t n)
 
 /* root/a/b/c: root made if missing and checked, a and b made with
  * sp_outdir_sub (no links, ours alone), c created fresh. */
-static int open_under(const char *root, uint32_t mode, const char *rel)
+static int open_under(const char *root, uint32_t mode, const char *rel,
+		      int no_replace)
 {
+	struct stat st;
 	char dir[PATH_MAX], next[PATH_MAX], part[256], err[SP_OUTDIR_ERRLEN];
 	const char *p = rel, *slash;
 	int ret;
@@ -340,6 +343,10 @@ static int open_under(const char *root, uint32_t mode, const char *rel)
 	}
 	if ((size_t)snprintf(next, sizeof(next), "%s/%s", dir, p) >= sizeof(next))
 		return -ENAMETOOLONG;
+	if (no_replace && !lstat(next, &st)) {
+		sp_warn("lab: not copied back: %s exists already", next);
+		return -EEXIST;
+	}
 	ret = sp_outdir_create(next, (mode & 0755) | 0600);
 	if (ret < 0)
 		sp_warn("lab: not copied back: %s: %s", next, strerror(-ret));
@@ -357,7 +364,7 @@ static int sink_file_open(void *ctx, unsigned int root, uint32_t mode,
 		f->failed++;
 		return -EINVAL;
 	}
-	fd = open_under(f->roots[root], mode, relpath);
+	fd = open_under(f->roots[root], mode, relpath, f->no_replace);
 	if (fd < 0) {
 		f->failed++;
 		return fd;

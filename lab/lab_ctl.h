@@ -92,6 +92,9 @@ struct sp_lab_files {
 	char *const *roots;
 	size_t n_roots;
 	int fd;			/* the file being written, or -1 */
+	/* a file already there is refused (-EEXIST), not replaced: an
+	 * earlier result is never written over */
+	int no_replace;
 	unsigned int written, failed;
 	/* the caller's signal flag: forwarded once per change, then 0;
 	 * the third gives up on the command (it may still run there) */

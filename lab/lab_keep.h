@@ -15,8 +15,9 @@ struct sp_lab_keep_count {
 };
 
 /* 0, or -errno when src cannot be read at all; the count says how
- * many files went where (failed: refused or short, skipped: not a
- * regular file or folder, or too deep). */
+ * many files went where (failed: refused, short, or a file already in
+ * dest, which is never replaced; skipped: not a regular file or folder,
+ * or too deep). */
 int sp_lab_keep_copy(const char *src, const char *dest,
 		     struct sp_lab_keep_count *count);
 

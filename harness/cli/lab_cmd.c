@@ -330,8 +330,7 @@ static int wait_guest(enum sp_lab_mode mode, int out_r, int err_r,
 			waitpid(pid, status, 0);
 		return ret;
 	}
-	sp_info("lab: root shell in the guest; exit powers it off%s",
-		pid > 0 ? "" : "");
+	sp_info("lab: root shell in the guest; exit powers it off");
 	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR)
 			return 0;

@@ -264,19 +264,6 @@ static void here(char *mode, size_t mode_len, char *host, size_t host_len)
 		 sysconf(_SC_NPROCESSORS_ONLN));
 }
 
-/* What the report says of a --jobs run: its guests did the measuring. */
-static void jobs_here(int64_t jobs, char *unit_text, size_t unit_len,
-		      char *mode, size_t mode_len, char *host, size_t host_len)
-{
-	char name[128] = "?";
-
-	gethostname(name, sizeof(name) - 1);
-	snprintf(unit_text, unit_len, "the 2020 fit's, k = 1 on exact time");
-	snprintf(mode, mode_len, "lab (uml, time exact: the testbed's own CPU "
-		 "costs nothing), %lld guests side by side", (long long)jobs);
-	snprintf(host, host_len, "%s, %ld cores", name,
-		 sysconf(_SC_NPROCESSORS_ONLN));
-}
 
 static void save_info(const char *out, const char *unit_text, int64_t seconds,
 		      const char *mode, const char *host)
@@ -452,8 +439,12 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	if (cli.jobs && !sp_machine_in_lab()) {
 		ret = repro_jobs(argv[1], &cli, &plan, out, cli.jobs);
-		jobs_here(cli.jobs, unit_text, sizeof(unit_text), mode, sizeof(mode),
-			  host, sizeof(host));
+		/* the guests measured: what they ran on, not this host */
+		here(mode, sizeof(mode), host, sizeof(host));
+		snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, k = 1 on exact time");
+		snprintf(mode, sizeof(mode), "lab (uml, time exact: the testbed's own "
+			 "CPU costs nothing), %lld guests side by side",
+			 (long long)cli.jobs);
 		goto report;
 	}
 	if (scaled) {

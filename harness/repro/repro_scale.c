@@ -115,14 +115,7 @@ int sp_scale_pick(const struct sp_lab_capacity *cap,
 double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
 			       uint64_t k, double p, double se_max)
 {
-	return sp_scale_runtime_for_ios(m, iodepth, k,
-					p * (1 - p) / (se_max * se_max));
-}
-
-double sp_scale_runtime_for_ios(const struct sp_scale_model *m, int iodepth,
-				uint64_t k, double ios)
-{
-	double iops = 0, mean = 0;
+	double ios = p * (1 - p) / (se_max * se_max), iops = 0, mean = 0;
 	size_t i;
 
 	if ((size_t)iodepth < m->n_paths) {

@@ -80,11 +80,6 @@ int sp_scale_pick(const struct sp_lab_capacity *cap,
  * above). */
 double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
 			       uint64_t k, double p, double se_max);
-/* Seconds for ios I/Os at iodepth on the model's paths, with the
- * selectors' spread at its slowest (an even one below one command a
- * path, else each path's share of the commands). */
-double sp_scale_runtime_for_ios(const struct sp_scale_model *m, int iodepth,
-				uint64_t k, double ios);
 
 /* How long to run a case again whose shares' standard error se (batch
  * means, a fraction) came out over se_max after runtime_s: the binomial

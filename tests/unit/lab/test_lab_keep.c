@@ -75,6 +75,21 @@ static void copies_files_and_folders_only(void **state)
 	assert_int_equal(lstat(p, &st), -1);
 	snprintf(p, sizeof(p), "%s/fifo", dst);
 	assert_int_equal(lstat(p, &st), -1);
+	/* a second copy onto the first: the earlier results stay */
+	snprintf(p, sizeof(p), "%s/a.txt", dst);
+	put(p, "earlier\n", 0644);
+	assert_int_equal(sp_lab_keep_copy(src, dst, &n), 0);
+	assert_int_equal(n.copied, 0);
+	assert_int_equal(n.failed, 2);
+	{
+		FILE *f = fopen(p, "r");
+		char line[32] = "";
+
+		assert_non_null(f);
+		assert_non_null(fgets(line, sizeof(line), f));
+		fclose(f);
+		assert_string_equal(line, "earlier\n");
+	}
 	assert_int_equal(sp_lab_keep_copy("/nonexistent/keep", dst, &n), -ENOENT);
 	snprintf(p, sizeof(p), "rm -rf '%s'", tmp);
 	assert_int_equal(system(p), 0);
