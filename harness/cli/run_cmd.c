@@ -12,6 +12,7 @@
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/lab_cli.h"
+#include "harness/cli/run_jobs.h"
 #include "harness/cli/run_kernels.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
@@ -360,11 +361,13 @@ int cmd_run(int argc, char **argv)
 		sp_err("run: unexpected argument '%s' (see --help)", argv[next]);
 		return SP_EXIT_USAGE;
 	}
+	if (cli.jobs)
+		return sp_cli_run_jobs(&cli, argc, argv);
 	if (cli.kernels)
 		return sp_cli_run_kernels(&cli, argc, argv);
 	if (cli.topology || cli.unit) {
-		sp_err("run: --topology and --unit go with --kernels (otherwise "
-		       "'slowpath up' the topology first)");
+		sp_err("run: --topology and --unit go with --kernels or --jobs "
+		       "(otherwise 'slowpath up' the topology first)");
 		return SP_EXIT_USAGE;
 	}
 	lab_default_runtime(argc, argv, &cli);

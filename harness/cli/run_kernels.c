@@ -6,57 +6,23 @@
 #include "harness/cli/run_kernels.h"
 
 #include "common/exitcodes.h"
-#include "common/file.h"
 #include "common/log.h"
-#include "common/outdir.h"
 #include "common/strbuf.h"
 #include "dm/selector.h"
 #include "harness/cli/commands.h"
-#include "harness/report/render.h"
+#include "harness/cli/run_boots.h"
 #include "harness/report/render_kernels.h"
-#include "harness/report/render_plot.h"
-#include "harness/run/run_loop.h"
 #include "lab/lab_vm.h"
 #include "lab/selector_build.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_KERNELS SP_RENDER_MAX_KERNELS
-
-/* What each boot runs: our binary brings the topology up, runs the
- * cases and takes it down again, whatever the run did. The values come
- * as arguments, never inside the script text. */
-static const char guest_script[] =
-	"S=$1; T=$2; U=$3; shift 3; "
-	"if [ -n \"$U\" ]; then \"$S\" up \"$T\" --unit \"$U\"; "
-	"else \"$S\" up \"$T\"; fi || exit $?; "
-	"\"$S\" run \"$@\"; rc=$?; \"$S\" down; exit $rc";
-
-/* Options that are ours, not the guest run's. */
-static int own_option(const char *arg, int *takes_value)
-{
-	static const char *const own[] = {
-		"--kernels", "--topology", "--unit", "--lab-cpus", "--out",
-	};
-	size_t i, n;
-
-	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-		n = strlen(own[i]);
-		if (!strncmp(arg, own[i], n) && (!arg[n] || arg[n] == '=')) {
-			*takes_value = !arg[n];
-			return 1;
-		}
-	}
-	return 0;
-}
 
 static int split(const char *text, char items[][SP_RUN_ITEMLEN], size_t max,
 		 size_t *n)
@@ -102,55 +68,21 @@ static int check_selectors(const char *list, const char *series,
 	return 0;
 }
 
-/* OUT/K/cases/X.json -> OUT/cases/K-X.json */
-static int merge_cases(const char *out, const char *series)
-{
-	char sub[PATH_MAX], from[PATH_MAX + 300], to[PATH_MAX + 300], *text;
-	struct dirent *de;
-	size_t len, n;
-	int count = 0, ret = 0;
-	DIR *d;
-
-	(void)sp_snprintf(sub, sizeof(sub), "%s/%s/cases", out, series);
-	d = opendir(sub);
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && !ret) {
-		n = strlen(de->d_name);
-		if (n < 6 || strcmp(de->d_name + n - 5, ".json") ||
-		    de->d_name[0] == '.')
-			continue;
-		(void)sp_snprintf(from, sizeof(from), "%s/%s", sub, de->d_name);
-		(void)sp_snprintf(to, sizeof(to), "%s/cases/%s-%s", out, series,
-				  de->d_name);
-		ret = sp_file_read_opt(from, SP_FILE_TEXT_MAX, SP_FILE_NOFOLLOW |
-				       SP_FILE_REGULAR, &text, &len);
-		if (!ret) {
-			ret = sp_file_write_atomic(to, text, len, 0644);
-			free(text);
-		}
-		if (ret)
-			sp_err("run: cannot copy %s to %s: %s", from, to,
-			       strerror(-ret));
-		else
-			count++;
-	}
-	closedir(d);
-	return ret ? ret : count;
-}
-
 static int boot_one(const char *series, const struct sp_run_cli *cli,
 		    const char *out, const char *exe, int argc, char **argv)
 {
 	char cpus[24], kout[PATH_MAX + 16];
-	const char *unit = cli->unit ? cli->unit : "";
-	char **v = calloc((size_t)argc + 24, sizeof(*v));
-	int n = 0, i, takes, rc;
+	char **guest, **v;
+	int n = 0, ng, rc;
 
-	if (!v)
-		return SP_EXIT_RUNTIME;
 	snprintf(cpus, sizeof(cpus), "%lld", (long long)cli->lab_cpus);
 	(void)sp_snprintf(kout, sizeof(kout), "%s/%s", out, series);
+	guest = sp_run_boot_guest_argv(cli, exe, argc, argv, NULL, NULL, kout, &ng);
+	v = guest ? calloc((size_t)ng + 16, sizeof(*v)) : NULL;
+	if (!v) {
+		free(guest);
+		return SP_EXIT_RUNTIME;
+	}
 	v[n++] = "lab";
 	v[n++] = "run";
 	/* Debian's kernels as they ship, side by side */
@@ -163,60 +95,23 @@ static int boot_one(const char *series, const struct sp_run_cli *cli,
 	v[n++] = "--keep";
 	v[n++] = (char *)out;
 	v[n++] = "--";
-	v[n++] = "/bin/sh";
-	v[n++] = "-c";
-	v[n++] = (char *)guest_script;
-	v[n++] = "sh";
-	v[n++] = (char *)exe;
-	v[n++] = (char *)cli->topology;
-	v[n++] = (char *)unit;
-	for (i = 1; i < argc; i++) {
-		if (own_option(argv[i], &takes)) {
-			i += takes;
-			continue;
-		}
-		v[n++] = argv[i];
-	}
-	v[n++] = "--out";
-	v[n++] = kout;
-	v[n] = NULL;
+	memcpy(v + n, guest, ((size_t)ng + 1) * sizeof(*v));
+	n += ng;
 	sp_info("run: kernel %s: one lab boot, results in %s", series, kout);
 	rc = cmd_lab(n, v);
 	free(v);
+	free(guest);
 	return rc;
-}
-
-static int report(const char *out, size_t nk)
-{
-	struct sp_case_result *cases = NULL;
-	size_t n = 0;
-	int ret;
-
-	ret = sp_case_load_dir(out, &cases, &n);
-	if (ret)
-		return SP_EXIT_RUNTIME;
-	if (sp_run_save_reports(out, cases, n, &sp_plot_exec_gnuplot))
-		sp_warn("reports or plots in %s are incomplete", out);
-	if (nk > 1 && sp_case_kernels(cases, n, (const char *[MAX_KERNELS]){ 0 },
-				      MAX_KERNELS) > 1) {
-		printf("==== kernels side by side: each path's share (%%, * slow), "
-		       "the slow paths' share, IOPS ====\n\n");
-		sp_render_kernels(stdout, SP_FMT_TEXT, cases, n);
-	}
-	free(cases);
-	return 0;
 }
 
 int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 {
 	char series[MAX_KERNELS][SP_RUN_ITEMLEN], out[PATH_MAX], exe[PATH_MAX];
-	char err[SP_SELBUILD_ERRLEN], oerr[SP_OUTDIR_ERRLEN];
+	char err[SP_SELBUILD_ERRLEN], prefix[SP_RUN_ITEMLEN + 2];
 	struct sp_selector_target t;
 	struct sp_run_plan plan;
 	size_t nk, i, j;
 	int rc, worst = 0, merged, total = 0;
-	time_t now = time(NULL);
-	struct tm tm;
 
 	if (!cli->topology) {
 		sp_err("run: --kernels needs --topology NAME: each boot brings "
@@ -260,28 +155,9 @@ int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 		sp_err("run: --kernels boots the lab, which needs root");
 		return SP_EXIT_ENV;
 	}
-	gmtime_r(&now, &tm);
-	if (cli->out)
-		(void)sp_snprintf(out, sizeof(out), "%s", cli->out);
-	else
-		snprintf(out, sizeof(out), "results/%04d%02d%02d-%02d%02d%02d-kernels",
-			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-			 tm.tm_hour, tm.tm_min, tm.tm_sec);
-	if (sp_outdir_check(out, SP_OUTDIR_CREATE | SP_OUTDIR_EMPTY, oerr,
-			    sizeof(oerr))) {
-		sp_err("run: --out %s", oerr);
-		return SP_EXIT_USAGE;
-	}
-	if (!realpath(out, exe) || sp_snprintf(out, sizeof(out), "%s", exe) < 0 ||
-	    !realpath("/proc/self/exe", exe)) {
-		sp_err("run: cannot resolve %s: %s", out, strerror(errno));
-		return SP_EXIT_RUNTIME;
-	}
-	(void)sp_snprintf(err, sizeof(err), "%s/cases", out);
-	if (mkdir(err, 0755)) {
-		sp_err("run: cannot create %s: %s", err, strerror(errno));
-		return SP_EXIT_RUNTIME;
-	}
+	rc = sp_run_boot_outdir(cli, "kernels", out, sizeof(out), exe, sizeof(exe));
+	if (rc)
+		return rc;
 	for (i = 0; i < nk; i++) {
 		rc = boot_one(series[i], cli, out, exe, argc, argv);
 		if (rc)
@@ -289,7 +165,8 @@ int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 			       "under the lab's logs/)", series[i], rc);
 		if (rc > worst)
 			worst = rc;
-		merged = merge_cases(out, series[i]);
+		(void)sp_snprintf(prefix, sizeof(prefix), "%s-", series[i]);
+		merged = sp_run_boot_merge(out, series[i], prefix);
 		if (merged > 0)
 			total += merged;
 	}
@@ -297,7 +174,7 @@ int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 		sp_err("run: no kernel produced cases");
 		return worst ? worst : SP_EXIT_RUNTIME;
 	}
-	rc = report(out, nk);
+	rc = sp_run_boot_report(out);
 	sp_info("run: %d cases on %zu kernels in %s ('slowpath report %s')",
 		total, nk, out, out);
 	return worst ? worst : rc;

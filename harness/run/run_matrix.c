@@ -47,10 +47,14 @@ const struct sp_opt sp_run_cli_table[] = {
 	{ .name = "kernels", .type = SP_OPT_STR, .offset = C(kernels),
 	  .help = "comma list of lab kernel series (6.1,6.12): one lab boot "
 	  "each, the same cases, reported side by side" },
+	{ .name = "jobs", .type = SP_OPT_INT, .offset = C(jobs),
+	  .def = "0", .min = 0, .max = 8,
+	  .help = "N exact-time (uml) lab guests side by side, one CPU each, "
+	  "the matrix's longest list dealt among them (0: none)" },
 	{ .name = "topology", .type = SP_OPT_STR, .offset = C(topology),
-	  .help = "with --kernels: the topology each boot brings up" },
+	  .help = "with --kernels or --jobs: the topology each boot brings up" },
 	{ .name = "unit", .type = SP_OPT_STR, .offset = C(unit),
-	  .help = "with --kernels: up's --unit" },
+	  .help = "with --kernels or --jobs: up's --unit" },
 	{ .name = "lab-cpus", .type = SP_OPT_INT, .offset = C(lab_cpus),
 	  .def = "2", .min = 1, .max = 64,
 	  .help = "with --kernels: vCPUs of each boot (ioa needs one per path)" },

@@ -31,9 +31,10 @@ struct sp_run_cli {
 	const char *job, *out;
 	int json, help;
 	/* run --kernels (cli/run_kernels.c): the lab kernels to run the same
-	 * cases on, the topology each boot brings up, its unit, vCPUs */
+	 * cases on, the topology each boot brings up, its unit, vCPUs; or
+	 * run --jobs (cli/run_jobs.c): that many exact-time guests */
 	const char *kernels, *topology, *unit;
-	int64_t lab_cpus;
+	int64_t lab_cpus, jobs;
 	int verify;		/* fio verify=crc32c on the writes */
 	int timeline;		/* sample a timeline without faults too */
 	int64_t warmup_s;	/* unmeasured fio before each case */

@@ -1,0 +1,37 @@
+/* What run --kernels and run --jobs share: each boots lab guests that
+ * bring the topology up, run their cases into a folder of the result
+ * directory and take it down; the cases are then merged into one
+ * OUT/cases and reported as one run. */
+#ifndef SP_CLI_RUN_BOOTS_H
+#define SP_CLI_RUN_BOOTS_H
+
+#include "harness/run/run_matrix.h"
+
+#include <stddef.h>
+
+/* One guest's command line after `lab run ... --`: our binary brings
+ * cli->topology up (at cli->unit), runs the user's run options without
+ * ours (and without `skip`, an option the caller replaces: NULL for
+ * none), then extra[] (NULL-ended), with --out dir; then down. A
+ * calloc'd NULL-ended vector (its strings are borrowed), *n its count;
+ * NULL without memory. */
+char **sp_run_boot_guest_argv(const struct sp_run_cli *cli, const char *exe,
+			      int argc, char **argv, const char *skip,
+			      const char *const *extra, const char *dir,
+			      int *n);
+
+/* OUT/SUB/cases/X.json -> OUT/cases/PREFIX X.json: the count copied,
+ * or -errno (said). */
+int sp_run_boot_merge(const char *out, const char *sub, const char *prefix);
+
+/* The result directory: --out or results/<time>-SUFFIX, new and empty,
+ * made absolute into out, with OUT/cases; exe our binary. An exit
+ * code. */
+int sp_run_boot_outdir(const struct sp_run_cli *cli, const char *suffix,
+		       char *out, size_t outlen, char *exe, size_t exelen);
+
+/* The merged run's reports and plots; with more than one kernel among
+ * the cases, the kernels side by side on stdout. An exit code. */
+int sp_run_boot_report(const char *out);
+
+#endif

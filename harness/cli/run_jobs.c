@@ -1,0 +1,239 @@
+/* slowpath run --jobs N (run_jobs.h): the matrix's longest list (the
+ * selectors, rw patterns, block sizes or iodepths) dealt round robin to
+ * N exact-time (uml) guests side by side, one CPU each; each brings the
+ * topology up, runs its share into OUT/jobs/I/run and takes it down;
+ * then OUT/cases holds every guest's cases and one report covers them.
+ * A guest that fails fails the whole; what it finished stays under
+ * OUT/jobs/I. */
+#include "harness/cli/run_jobs.h"
+
+#include "common/exitcodes.h"
+#include "common/log.h"
+#include "common/machine.h"
+#include "common/proc.h"
+#include "common/strbuf.h"
+#include "harness/cli/lab_cli.h"
+#include "harness/cli/run_boots.h"
+#include "lab/lab_vm.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct axis {
+	const char *opt;	/* "--rw" */
+	char items[SP_RUN_MAX_LIST][SP_RUN_ITEMLEN];
+	size_t n;
+};
+
+struct job {
+	char list[SP_RUN_MAX_LIST * SP_RUN_ITEMLEN];	/* its share of the axis */
+	char dir[PATH_MAX], run[PATH_MAX + 8], log[PATH_MAX + 8];
+	struct sp_proc proc;
+};
+
+/* The list with the most items; ties go to the first of rw, iodepth,
+ * selectors, bs (each guest then switches selectors as one run does). */
+static int pick_axis(const struct sp_run_cli *cli, struct axis *best)
+{
+	const struct { const char *opt, *text; } lists[] = {
+		{ "rw", cli->rw }, { "iodepth", cli->iodepth },
+		{ "selectors", cli->selectors }, { "bs", cli->bs },
+	};
+	char err[160];
+	struct axis a;
+	size_t i;
+
+	best->n = 0;
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		if (sp_run_split_list(lists[i].text, lists[i].opt, a.items,
+				      SP_RUN_MAX_LIST, &a.n, err, sizeof(err))) {
+			sp_err("run: %s", err);
+			return -EINVAL;
+		}
+		if (a.n > best->n) {
+			*best = a;
+			best->opt = i == 0 ? "--rw" : i == 1 ? "--iodepth" :
+				    i == 2 ? "--selectors" : "--bs";
+		}
+	}
+	return 0;
+}
+
+static int deal(const struct axis *a, struct job *jobs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		struct job *j = &jobs[i % n];
+		size_t len = strlen(j->list);
+
+		if (sp_snprintf(j->list + len, sizeof(j->list) - len, "%s%s",
+				len ? "," : "", a->items[i]) < 0)
+			return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+static int spawn_job(const struct sp_run_cli *cli, const struct axis *a,
+		     const char *exe, int argc, char **argv, struct job *j)
+{
+	const char *extra[] = { a->opt, j->list, NULL };
+	struct sp_proc_opts o = { .flags = SP_PROC_STDIN_NULL | SP_PROC_PDEATHSIG |
+					  SP_PROC_PGROUP, .logfile = j->log };
+	char **guest, **v;
+	int n = 0, ng, ret;
+
+	guest = sp_run_boot_guest_argv(cli, exe, argc, argv, a->opt, extra,
+				       j->run, &ng);
+	v = guest ? calloc((size_t)ng + 12, sizeof(*v)) : NULL;
+	if (!v) {
+		free(guest);
+		return -ENOMEM;
+	}
+	v[n++] = (char *)exe;
+	v[n++] = "lab";
+	v[n++] = "run";
+	v[n++] = "--engine";
+	v[n++] = "uml";
+	v[n++] = "--keep";
+	v[n++] = j->dir;
+	v[n++] = "--";
+	memcpy(v + n, guest, ((size_t)ng + 1) * sizeof(*v));
+	sp_proc_init(&j->proc);
+	ret = sp_proc_spawn(&j->proc, (const char *const *)v, &o);
+	free(v);
+	free(guest);
+	return ret;
+}
+
+/* Every guest's folder made before any starts; then started. */
+static int start_jobs(const struct sp_run_cli *cli, const struct axis *a,
+		      const char *out, const char *exe, int argc, char **argv,
+		      struct job *jobs, size_t n)
+{
+	char dir[PATH_MAX + 8];
+	size_t i;
+	int ret = 0;
+
+	(void)sp_snprintf(dir, sizeof(dir), "%s/jobs", out);
+	if (mkdir(dir, 0755)) {
+		sp_err("run: cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		struct job *j = &jobs[i];
+
+		if (sp_snprintf(j->dir, sizeof(j->dir), "%s/%zu", dir, i + 1) < 0 ||
+		    sp_snprintf(j->run, sizeof(j->run), "%s/run", j->dir) < 0 ||
+		    sp_snprintf(j->log, sizeof(j->log), "%s.log", j->dir) < 0)
+			return -ENAMETOOLONG;
+		if (mkdir(j->dir, 0755)) {
+			sp_err("run: cannot create %s: %s", j->dir, strerror(errno));
+			return -errno;
+		}
+		sp_info("run: guest %zu of %zu (uml): %s %s (log %s)", i + 1, n,
+			a->opt, j->list, j->log);
+		ret = spawn_job(cli, a, exe, argc, argv, j);
+		if (ret)
+			sp_err("run: guest %zu could not start: %s", i + 1,
+			       strerror(-ret));
+	}
+	return ret;
+}
+
+/* Waits for every guest (kills them all when one could not start) and
+ * merges what each finished. The worst exit code. */
+static int finish_jobs(const char *out, struct job *jobs, size_t n, int failed,
+		       int *cases)
+{
+	char sub[64];
+	size_t i;
+	int status, worst = failed ? SP_EXIT_RUNTIME : 0, merged;
+
+	*cases = 0;
+	for (i = 0; i < n; i++) {
+		if (jobs[i].proc.pid <= 0)
+			continue;
+		if (failed) {
+			sp_proc_kill_group(&jobs[i].proc, SP_PROC_KILL_GRACE_MS);
+			continue;
+		}
+		if (sp_proc_wait(&jobs[i].proc, &status) || status) {
+			sp_err("run: guest %zu failed (exit %d; log %s)", i + 1,
+			       status, jobs[i].log);
+			worst = status > worst && status <= SP_EXIT_RUNTIME ? status
+									: SP_EXIT_RUNTIME;
+		}
+		snprintf(sub, sizeof(sub), "jobs/%zu/run", i + 1);
+		merged = sp_run_boot_merge(out, sub, "");
+		if (merged < 0)
+			worst = SP_EXIT_RUNTIME;
+		else
+			*cases += merged;
+	}
+	return worst;
+}
+
+int sp_cli_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
+{
+	char out[PATH_MAX], exe[PATH_MAX];
+	enum sp_lab_engine engine;
+	struct job *jobs;
+	struct axis axis;
+	size_t n = (size_t)cli->jobs;
+	int rc, cases;
+
+	if (!cli->topology) {
+		sp_err("run: --jobs needs --topology NAME: each guest brings it up");
+		return SP_EXIT_USAGE;
+	}
+	if (cli->kernels) {
+		sp_err("run: --jobs and --kernels do not go together");
+		return SP_EXIT_USAGE;
+	}
+	if (pick_axis(cli, &axis))
+		return SP_EXIT_USAGE;
+	if (sp_machine_in_lab()) {
+		sp_err("run: --jobs starts lab guests: run it on the host");
+		return SP_EXIT_USAGE;
+	}
+	if (lab_pick_engine(NULL, NULL, &engine) || engine != SP_LAB_ENGINE_UML) {
+		sp_err("run: --jobs runs exact-time (uml) guests, and none is "
+		       "prepared here ('make lab' builds it)");
+		return SP_EXIT_ENV;
+	}
+	if (geteuid() != 0) {
+		sp_err("run: --jobs boots the lab, which needs root");
+		return SP_EXIT_ENV;
+	}
+	/* a guest dealt nothing would run the whole matrix */
+	if (n > axis.n) {
+		sp_info("run: %zu guests, one per item of %s", axis.n, axis.opt);
+		n = axis.n;
+	}
+	rc = sp_run_boot_outdir(cli, "jobs", out, sizeof(out), exe, sizeof(exe));
+	if (rc)
+		return rc;
+	jobs = calloc(n, sizeof(*jobs));
+	if (!jobs)
+		return SP_EXIT_RUNTIME;
+	rc = deal(&axis, jobs, n);
+	if (!rc)
+		rc = start_jobs(cli, &axis, out, exe, argc, argv, jobs, n);
+	rc = finish_jobs(out, jobs, n, rc != 0, &cases);
+	free(jobs);
+	if (!cases) {
+		sp_err("run: no guest produced cases");
+		return rc ? rc : SP_EXIT_RUNTIME;
+	}
+	if (sp_run_boot_report(out) && !rc)
+		rc = SP_EXIT_RUNTIME;
+	sp_info("run: %d cases from %zu guests in %s ('slowpath report %s')",
+		cases, n, out, out);
+	return rc;
+}
