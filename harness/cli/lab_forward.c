@@ -229,9 +229,10 @@ int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
 		return 0;
 	if (f->not_with && has_arg(argc, argv, f->not_with))
 		return 0;
-	/* reproduce --jobs boots its exact-time guests from here itself */
-	if (!strcmp(f->name, "reproduce") && (has_arg(argc, argv, "--jobs") ||
-					      has_prefix_arg(argc, argv, "--jobs=")))
+	/* run and reproduce --jobs boot their exact-time guests from here
+	 * themselves */
+	if ((!strcmp(f->name, "reproduce") || !strcmp(f->name, "run")) &&
+	    (has_arg(argc, argv, "--jobs") || has_prefix_arg(argc, argv, "--jobs=")))
 		return 0;
 	/* run --kernels boots a lab per kernel from here itself */
 	if (!strcmp(f->name, "run") && (has_arg(argc, argv, "--kernels") ||

@@ -163,7 +163,10 @@ static int finish_jobs(const char *out, struct job *jobs, size_t n, int failed,
 			sp_proc_kill_group(&jobs[i].proc, SP_PROC_KILL_GRACE_MS);
 			continue;
 		}
-		if (sp_proc_wait(&jobs[i].proc, &status) || status) {
+		status = 0;
+		if (sp_proc_wait(&jobs[i].proc, &status))
+			status = SP_EXIT_RUNTIME;
+		if (status) {
 			sp_err("run: guest %zu failed (exit %d; log %s)", i + 1,
 			       status, jobs[i].log);
 			worst = status > worst && status <= SP_EXIT_RUNTIME ? status
