@@ -23,6 +23,13 @@ hst-module:
 bench-lab: $(SLOWPATH) lab install-backend
 	BUILD=$(BUILD) bash lab/bench.sh
 	SLOWPATH=$(SLOWPATH) bash lab/bench-engines.sh
+	SLOWPATH=$(SLOWPATH) bash lab/bench-syscalls.sh
+
+# What an I/O costs the uml guest on the host (wall, CPU, context
+# switches) with fio's libaio and io_uring
+.PHONY: bench-syscalls
+bench-syscalls: $(SLOWPATH) lab install-backend
+	SLOWPATH=$(SLOWPATH) bash lab/bench-syscalls.sh
 
 # Our store, netem and dm-delay side by side in one lab boot
 # (docs/bench-injectors.md). tgtd loads stores from the host's /usr,
