@@ -206,7 +206,9 @@ int sp_file_write_atomic_opt(const char *path, const void *data, size_t len,
 		ret = -errno;
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, path))
+	if (!ret && (flags & SP_FILE_NOREPLACE ?
+		     renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) :
+		     rename(tmp, path)))
 		ret = -errno;
 	if (ret) {
 		unlink(tmp);

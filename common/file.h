@@ -11,6 +11,7 @@ enum {
 	SP_FILE_NOFOLLOW = 1 << 0,	/* a symlink as the last part: -ELOOP */
 	SP_FILE_REGULAR  = 1 << 1,	/* not a regular file: -EINVAL */
 	SP_FILE_NOSYNC   = 1 << 2,	/* see sp_file_write_atomic_opt */
+	SP_FILE_NOREPLACE = 1 << 3,	/* see sp_file_write_atomic_opt */
 };
 
 /* A bound for the text files we read whole (journals, job files, JSON,
@@ -44,7 +45,9 @@ int sp_file_write_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode);
 /* flags SP_FILE_NOSYNC: no fsync; readers still see the old file or the
  * new one, but a crash may lose both. For files that matter only while
- * we run, written from a loop that must not wait on a disk. */
+ * we run, written from a loop that must not wait on a disk.
+ * SP_FILE_NOREPLACE: an existing path (a result written earlier) is
+ * kept and -EEXIST returned, in the same step as the rename. */
 int sp_file_write_atomic_opt(const char *path, const void *data, size_t len,
 			     mode_t mode, unsigned int flags);
 

@@ -111,13 +111,12 @@ int sp_run_boot_merge(const char *out, const char *sub, const char *prefix)
 		(void)sp_snprintf(from, sizeof(from), "%s/%s", dir, de->d_name);
 		(void)sp_snprintf(to, sizeof(to), "%s/cases/%s%s", out, prefix,
 				  de->d_name);
-		/* never over a case already merged */
-		ret = access(to, F_OK) ? 0 : -EEXIST;
-		if (!ret)
-			ret = sp_file_read_opt(from, SP_FILE_TEXT_MAX, SP_FILE_NOFOLLOW |
-					       SP_FILE_REGULAR, &text, &len);
+		ret = sp_file_read_opt(from, SP_FILE_TEXT_MAX, SP_FILE_NOFOLLOW |
+				       SP_FILE_REGULAR, &text, &len);
 		if (!ret) {
-			ret = sp_file_write_atomic(to, text, len, 0644);
+			/* never over a case already merged */
+			ret = sp_file_write_atomic_opt(to, text, len, 0644,
+						       SP_FILE_NOREPLACE);
 			free(text);
 		}
 		if (ret)

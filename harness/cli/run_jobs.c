@@ -40,9 +40,11 @@ struct job {
  * selectors, bs (each guest then switches selectors as one run does). */
 static int pick_axis(const struct sp_run_cli *cli, struct axis *best)
 {
-	const struct { const char *opt, *text; } lists[] = {
-		{ "rw", cli->rw }, { "iodepth", cli->iodepth },
-		{ "selectors", cli->selectors }, { "bs", cli->bs },
+	const struct { const char *name, *opt, *text; } lists[] = {
+		{ "rw", "--rw", cli->rw },
+		{ "iodepth", "--iodepth", cli->iodepth },
+		{ "selectors", "--selectors", cli->selectors },
+		{ "bs", "--bs", cli->bs },
 	};
 	char err[160];
 	struct axis a;
@@ -50,15 +52,14 @@ static int pick_axis(const struct sp_run_cli *cli, struct axis *best)
 
 	best->n = 0;
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-		if (sp_run_split_list(lists[i].text, lists[i].opt, a.items,
+		if (sp_run_split_list(lists[i].text, lists[i].name, a.items,
 				      SP_RUN_MAX_LIST, &a.n, err, sizeof(err))) {
 			sp_err("run: %s", err);
 			return -EINVAL;
 		}
 		if (a.n > best->n) {
 			*best = a;
-			best->opt = i == 0 ? "--rw" : i == 1 ? "--iodepth" :
-				    i == 2 ? "--selectors" : "--bs";
+			best->opt = lists[i].opt;
 		}
 	}
 	return 0;

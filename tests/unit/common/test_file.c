@@ -177,6 +177,25 @@ static void a_prefix_is_read_only_when_asked_for(void **state)
 	unlink(path);
 }
 
+static void noreplace_keeps_what_is_there(void **state)
+{
+	char path[64], *buf;
+	size_t len;
+
+	(void)state;
+	in_dir(path, sizeof(path), "result");
+	assert_int_equal(sp_file_write_atomic_opt(path, "old\n", 4, 0644,
+						  SP_FILE_NOREPLACE), 0);
+	assert_int_equal(sp_file_write_atomic_opt(path, "new\n", 4, 0644,
+						  SP_FILE_NOREPLACE), -EEXIST);
+	assert_int_equal(sp_file_read(path, 64, &buf, &len), 0);
+	assert_string_equal(buf, "old\n");
+	free(buf);
+	/* no temp file left behind */
+	assert_int_equal(entries(), 1);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +205,7 @@ int main(void)
 		cmocka_unit_test(the_atomic_writer_replaces_with_mode_and_no_temp),
 		cmocka_unit_test(the_atomic_writer_does_not_follow_into_a_link_target),
 		cmocka_unit_test(a_prefix_is_read_only_when_asked_for),
+		cmocka_unit_test(noreplace_keeps_what_is_there),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
