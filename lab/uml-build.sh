@@ -27,6 +27,8 @@ HST_WHO="make lab ENGINE=uml"
 HST_LAB_DIR=$SRCDIR/lab
 # shellcheck source=lab/hst-build.sh
 . lab/hst-build.sh
+# shellcheck source=lab/uml-xstate.sh
+. lab/uml-xstate.sh
 
 die() { hst_die "$@"; }
 say() { echo "make lab ENGINE=uml: $*"; }
@@ -56,7 +58,7 @@ fi
 
 CUR=$LAB/current-uml-$KERNEL
 # Anything of ours the kernel or the prepared tree is made of makes it stale.
-inputs=(lab/uml-build.sh lab/uml.config lab/hst-build.sh lab/uml-init.sh lab/guest-init.sh)
+inputs=(lab/uml-build.sh lab/uml-xstate.sh lab/uml.config lab/hst-build.sh lab/uml-init.sh lab/guest-init.sh)
 PATCH_LIST=() PATCH_ID=""
 if [ -n "${PATCHES:-}" ]; then
 	IFS=, read -ra PATCH_LIST <<<"$PATCHES"
@@ -79,38 +81,13 @@ if [ -f "$CUR/ready" ] && [ "$(cat "$CUR/ident" 2>/dev/null)" = "$ident" ]; then
 	say "$stale changed; rebuilding the uml kernel for $KVER"
 fi
 
-# uml_patch_xstate SRC: UML 6.1 hands the host a fixed 2696-byte XSAVE
-# buffer when it switches FP state through ptrace. A host kernel with
-# AMX (XSAVE of ~11 KB) takes only a buffer of its whole size and fails
-# every switch (EFAULT, "ptrace set fp regs failed", init killed). Our
-# transformation, like the bucket_shift one: room for 16 KiB, and the
-# size the host itself reports at boot on every get and set. Later
-# kernels size it from the host the same way.
-uml_patch_xstate() {
-	local regs=$1/arch/x86/um/os-Linux/registers.c offs=$1/arch/x86/um/user-offsets.c n
-	n=$(grep -c 'DEFINE_LONGS(HOST_FP_SIZE, 2696);' "$offs")
-	[ "$n" -eq 1 ] || die 3 "$offs: want one 'DEFINE_LONGS(HOST_FP_SIZE, 2696);', found $n; the xstate patch does not fit"
-	n=$(grep -cP '^\t\tiov.iov_len = FP_SIZE \* sizeof\(unsigned long\);$' "$regs")
-	[ "$n" -eq 2 ] || die 3 "$regs: want the two get/set buffer lengths, found $n; the xstate patch does not fit"
-	n=$(grep -cP '^\t\thave_xstate_support = 1;$' "$regs")
-	[ "$n" -eq 1 ] || die 3 "$regs: want one 'have_xstate_support = 1;', found $n; the xstate patch does not fit"
-	sed -i 's/DEFINE_LONGS(HOST_FP_SIZE, 2696);/DEFINE_LONGS(HOST_FP_SIZE, 16384); \/* slowpath: room for AMX *\//' "$offs"
-	awk '
-		/^int have_xstate_support;$/ {
-			print; print "/* slowpath (lab/uml-build.sh): the XSAVE size the host reports */"
-			print "static unsigned long slowpath_xstate_len = FP_SIZE * sizeof(unsigned long);"; next }
-		/^\t\tiov.iov_len = FP_SIZE \* sizeof\(unsigned long\);$/ {
-			print "\t\tiov.iov_len = slowpath_xstate_len;"; next }
-		/^\t\thave_xstate_support = 1;$/ {
-			print "\t{\n\t\thave_xstate_support = 1;\n\t\tslowpath_xstate_len = iov.iov_len;\n\t}"; next }
-		{ print }' "$regs" >"$regs.slowpath" && mv "$regs.slowpath" "$regs" ||
-		die 3 "patching $regs failed"
-}
-
 # --- the source: extracted once per tarball, HST patched in place ------
 SRC=$LAB/uml-src-$KERNEL${PATCH_ID:+-p$PATCH_ID}
 OBJ=$LAB/uml-obj-$KERNEL${PATCH_ID:+-p$PATCH_ID}
-if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$ident" ]; then
+# a tree patched by an older transformation (one that did not fit 6.12,
+# say) is extracted again, not built as it is
+src_ident="$ident transforms $(declare -f hst_check_source hst_patch_bucket_shift uml_patch_xstate | sha256sum | cut -c1-12)"
+if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$src_ident" ]; then
 	say "extracting $TARBALL"
 	rm -rf "$SRC" "$OBJ"
 	mkdir -p "$SRC"
@@ -129,7 +106,7 @@ if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$ident" ]; t
 			die 3 "PATCHES: $f does not apply to linux-source-$KERNEL"
 		}
 	done
-	echo "$ident" >"$SRC/.tarball-id"
+	echo "$src_ident" >"$SRC/.tarball-id"
 fi
 
 # --- the config ----------------------------------------------------------
