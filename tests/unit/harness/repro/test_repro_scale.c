@@ -209,8 +209,8 @@ static void noisy_case_runs_again_longer(void **state)
 	(void)state;
 	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 600), 600);
 	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 350), 350);
-	/* 0.6 pp: 35 x 1.44 = 50.4 -> 51 s */
-	assert_int_equal(sp_scale_rerun_runtime(0.006, 0.005, 35, 600), 51);
+	/* 0.6 pp, aimed at 0.4: 35 x 1.44 / 0.64 = 78.75 -> 79 s */
+	assert_int_equal(sp_scale_rerun_runtime(0.006, 0.005, 35, 600), 79);
 	assert_int_equal(sp_scale_rerun_runtime(0.005, 0.005, 35, 600), 0);
 	assert_int_equal(sp_scale_rerun_runtime(0.001, 0.005, 35, 600), 0);
 	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 35), 0);
