@@ -2,6 +2,7 @@
 #include "harness/run/run_loop.h"
 
 #include "common/log.h"
+#include "common/strbuf.h"
 #include "common/units.h"
 #include "dm/selector.h"
 #include "harness/measure/shares.h"
@@ -48,6 +49,20 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			 SP_CASE_MAX_PATHS);
 		return -EINVAL;
 	}
+	/* a fault left by `slowpath fault` would shape every case, and
+	 * no case would say so: refused (docs/faults.md) */
+	for (i = 0; i < st->npaths; i++)
+		if (st->paths[i].fault_how[0])
+			return sp_errf(err, errlen, -EBUSY, "path %s has a %s "
+				       "fault ('%s'): a run measures the "
+				       "topology as up made it; 'slowpath "
+				       "fault %s restore' first, or give the "
+				       "fault to the run (--fault), which "
+				       "records it in each case",
+				       st->paths[i].label,
+				       st->paths[i].fault_how,
+				       st->paths[i].fault_spec,
+				       st->paths[i].label);
 	snprintf(t->topology, sizeof(t->topology), "%s", st->topology);
 	snprintf(t->map_name, sizeof(t->map_name), "%s", st->map_name);
 	snprintf(t->map_uuid, sizeof(t->map_uuid), "%s", st->map_uuid);
