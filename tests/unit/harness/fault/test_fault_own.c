@@ -82,7 +82,7 @@ static void the_end_leaves_a_fault_set_after_it(void **state)
 	reload();
 	assert_string_equal(st.paths[1].fault_how, "hang");
 	assert_string_equal(st.paths[1].fault_id, second);
-	/* the id survives the journal's compaction, and its owner undoes it */
+	/* its owner undoes it */
 	assert_int_equal(sp_fault_end_own(&mock_ops, &st, dir, "b", second, 0,
 					  err, sizeof(err)), 0);
 	assert_int_equal(M.store[2].hold, 0);
