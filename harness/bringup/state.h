@@ -35,8 +35,9 @@
  *   qtimeout WAS            (up set dm_multipath's
  *                           queue_if_no_path_timeout_secs; down puts WAS
  *                           back)
- *   fault N HOW SPEC        (a fault on path N, SPEC as sp_fault_format
- *                           writes it; "fault N none" once undone)
+ *   fault N HOW [id=ID] SPEC  (a fault on path N, SPEC as sp_fault_format
+ *                           writes it, ID who set it; "fault N none"
+ *                           once undone)
  */
 #ifndef SP_STATE_H
 #define SP_STATE_H
@@ -52,6 +53,7 @@
 #define SP_STATE_FILE "state"
 #define SP_STATE_ERRLEN 512
 #define SP_STATE_VERSION 1
+#define SP_STATE_FAULT_IDLEN 40
 
 /* Everything `up` makes carries one of these, so `down` can find it by
  * name even when the journal is gone. */
@@ -103,6 +105,8 @@ struct sp_state_path {
 	/* the fault in force (harness/fault): "" when none */
 	char fault_how[16];
 	char fault_spec[192];
+	/* which setting of it: a `fault --for` undoes only its own */
+	char fault_id[SP_STATE_FAULT_IDLEN];
 };
 
 struct sp_state {
@@ -161,6 +165,11 @@ int sp_state_fmt_initiator(const struct sp_state *st, char *buf, size_t len);
  * newline). */
 int sp_state_fmt_fault(unsigned int index, const char *how, const char *spec,
 		       char *buf, size_t len);
+/* The same with "id=ID " before SPEC (id NULL or "": none); -EINVAL
+ * for an id that is not [0-9a-z.-]. */
+int sp_state_fmt_fault_id(unsigned int index, const char *how,
+			  const char *id, const char *spec, char *buf,
+			  size_t len);
 
 /* A calibration's residual, measured / target - 1 (0.02 is 2 % slow). */
 double sp_state_calib_residual(const struct sp_state_path *p);

@@ -99,9 +99,11 @@ int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len)
 			put_ret(&o, sp_state_fmt_calib(p, line, sizeof(line)),
 				line);
 		if (p->fault_how[0])
-			put_ret(&o, sp_state_fmt_fault(p->index, p->fault_how,
-						       p->fault_spec, line,
-						       sizeof(line)), line);
+			put_ret(&o, sp_state_fmt_fault_id(p->index,
+							  p->fault_how,
+							  p->fault_id,
+							  p->fault_spec, line,
+							  sizeof(line)), line);
 	}
 	if (st->sectors) {
 		snprintf(line, sizeof(line), "sectors %llu\n",

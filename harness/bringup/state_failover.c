@@ -28,14 +28,21 @@ static struct sp_state_path *path_by_text(struct sp_state *st,
 	return NULL;
 }
 
-/* t[3..n-1] joined by blanks into the path's spec */
-static int join_spec(struct sp_state_path *p, char **t, int n)
+static int id_ok(const char *id)
+{
+	return *id && strlen(id) < SP_STATE_FAULT_IDLEN &&
+	       strspn(id, "0123456789abcdefghijklmnopqrstuvwxyz.-") ==
+		       strlen(id);
+}
+
+/* t[from..n-1] joined by blanks into the path's spec */
+static int join_spec(struct sp_state_path *p, char **t, int from, int n)
 {
 	size_t used = 0, k;
 	int i;
 
 	p->fault_spec[0] = '\0';
-	for (i = 3; i < n; i++) {
+	for (i = from; i < n; i++) {
 		k = strlen(t[i]);
 		if (used + k + 2 > sizeof(p->fault_spec))
 			return -ENOSPC;
@@ -74,15 +81,23 @@ int sp_state_parse_failover(struct sp_state *st, char **t, int n, char *why,
 		st->qtimeout_was = (unsigned int)u;
 		return 0;
 	}
-	/* fault N HOW SPEC... */
+	/* fault N HOW [id=ID] SPEC... (a spec starts at= or path=, so an
+	 * older journal's line has no id) */
 	p = n >= 3 ? path_by_text(st, t[1]) : NULL;
 	if (!p || strlen(t[2]) >= sizeof(p->fault_how))
 		return sp_errf(why, whylen, -EINVAL, "bad fault line");
-	if (!strcmp(t[2], "none")) {
-		p->fault_how[0] = p->fault_spec[0] = '\0';
+	p->fault_how[0] = p->fault_spec[0] = p->fault_id[0] = '\0';
+	if (!strcmp(t[2], "none"))
 		return 0;
+	i = 3;
+	if (n > 3 && !strncmp(t[3], "id=", 3)) {
+		if (!id_ok(t[3] + 3))
+			return sp_errf(why, whylen, -EINVAL, "bad fault id "
+				       "'%.60s'", t[3] + 3);
+		strcpy(p->fault_id, t[3] + 3);
+		i = 4;
 	}
-	if (join_spec(p, t, n))
+	if (join_spec(p, t, i, n))
 		return sp_errf(why, whylen, -EINVAL, "fault spec too long");
 	strcpy(p->fault_how, t[2]);
 	return 0;
@@ -101,14 +116,22 @@ int sp_state_fmt_initiator(const struct sp_state *st, char *buf, size_t len)
 			   kv[0] ? "\n" : "", qt);
 }
 
-int sp_state_fmt_fault(unsigned int index, const char *how, const char *spec,
-		       char *buf, size_t len)
+int sp_state_fmt_fault_id(unsigned int index, const char *how,
+			  const char *id, const char *spec, char *buf,
+			  size_t len)
 {
 	if (!how || !*how)
 		return sp_snprintf(buf, len, "fault %u none\n", index);
 	if (strpbrk(how, " \t\n\r") || !strcmp(how, "none") ||
-	    (spec && strpbrk(spec, "\n\r")))
+	    (spec && strpbrk(spec, "\n\r")) || (id && *id && !id_ok(id)))
 		return -EINVAL;
-	return sp_snprintf(buf, len, "fault %u %s %s\n", index, how,
-			   spec ? spec : "");
+	return sp_snprintf(buf, len, "fault %u %s %s%s%s%s\n", index, how,
+			   id && *id ? "id=" : "", id && *id ? id : "",
+			   id && *id ? " " : "", spec ? spec : "");
+}
+
+int sp_state_fmt_fault(unsigned int index, const char *how, const char *spec,
+		       char *buf, size_t len)
+{
+	return sp_state_fmt_fault_id(index, how, NULL, spec, buf, len);
 }

@@ -127,29 +127,29 @@ static int load(struct sp_state *st, int *lock)
 	return ret;
 }
 
-static int restore_now(const char *path)
+/* The end of --for: our own fault undone, only ours, waiting a while
+ * for a busy lock rather than leaving it in place. */
+static int restore_own(const char *path, const char *id)
 {
 	static struct sp_state st;
 	char err[SP_BRINGUP_ERRLEN];
-	int lock, ret = load(&st, &lock);
+	int ret = sp_fault_end_own(&sp_sys_real, &st, NULL, path, id,
+				   SP_FAULT_END_WAIT_MS, err, sizeof(err));
 
-	if (ret > 0) {
-		sp_info("fault: no topology is up any more; nothing to restore");
+	if (ret == -ESTALE) {
+		sp_info("fault: %s", err);
 		return SP_EXIT_OK;
 	}
-	if (ret)
-		return SP_EXIT_RUNTIME;
-	ret = sp_fault_restore(&sp_sys_real, &st, path, err, sizeof(err));
-	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("fault: restore %s: %s", path, err);
-		return exit_code(ret);
+		return ret == -EWOULDBLOCK ? SP_EXIT_RUNTIME : exit_code(ret);
 	}
 	return SP_EXIT_OK;
 }
 
-/* Still flapping? A down or restore meanwhile ends the flap. */
-static int still_flapping(const char *path, struct sp_state *st)
+/* Still our flap? A down or restore meanwhile ends it. */
+static int still_flapping(const char *path, const char *id,
+			  struct sp_state *st)
 {
 	char err[SP_STATE_ERRLEN];
 	struct sp_state_path *p;
@@ -157,12 +157,12 @@ static int still_flapping(const char *path, struct sp_state *st)
 	if (sp_state_load(NULL, st, err, sizeof(err)))
 		return 0;
 	p = sp_state_find_path(st, path);
-	return p && !strcmp(p->fault_how, "flap");
+	return p && !strcmp(p->fault_how, "flap") && !strcmp(p->fault_id, id);
 }
 
 /* --for: sleeps until the time is over or a signal, toggling a flap's
  * link every period; then restores. */
-static int wait_then_restore(const struct sp_fault *f)
+static int wait_then_restore(const struct sp_fault *f, const char *id)
 {
 	static struct sp_state st;
 	char err[SP_BRINGUP_ERRLEN];
@@ -181,7 +181,7 @@ static int wait_then_restore(const struct sp_fault *f)
 		if (f->how != SP_FAULT_FLAP || sp_now_ns() < next)
 			continue;
 		next += f->flap_period_ns;
-		if (!still_flapping(f->path, &st))
+		if (!still_flapping(f->path, id, &st))
 			break;
 		down = !down;
 		if (sp_fault_flap_tick(&sp_sys_real, &st, f, down, err,
@@ -191,7 +191,7 @@ static int wait_then_restore(const struct sp_fault *f)
 	if (stop_waiting)
 		sp_info("fault: interrupted after %.1f s; restoring",
 			(double)(sp_now_ns() - t0) / 1e9);
-	return restore_now(f->path);
+	return restore_own(f->path, id);
 }
 
 int cmd_fault(int argc, char **argv)
@@ -199,7 +199,7 @@ int cmd_fault(int argc, char **argv)
 	static struct sp_state st;
 	struct fault_cli cli = { 0 };
 	struct sp_fault f;
-	char spec[512], err[SP_BRINGUP_ERRLEN];
+	char spec[512], err[SP_BRINGUP_ERRLEN], id[SP_STATE_FAULT_IDLEN];
 	int next, ret, lock;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -254,5 +254,7 @@ int cmd_fault(int argc, char **argv)
 	}
 	if (f.how == SP_FAULT_RESTORE || !f.for_ns)
 		return SP_EXIT_OK;
-	return wait_then_restore(&f);
+	/* the id the journal gave our fault: the end undoes that one only */
+	snprintf(id, sizeof(id), "%s", sp_state_find_path(&st, f.path)->fault_id);
+	return wait_then_restore(&f, id);
 }

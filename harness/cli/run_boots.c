@@ -91,6 +91,24 @@ char **sp_run_boot_guest_argv(const struct sp_run_cli *cli, const char *exe,
 	return v;
 }
 
+int sp_run_boot_refuse(const struct sp_run_cli *cli, const char *how)
+{
+	const char *what = cli->n_faults ? "--fault" :
+			   cli->timeline ? "--timeline" :
+			   cli->verify ? "--verify" : NULL;
+
+	if (!what)
+		return 0;
+	/* the guests' timelines are not merged (and would collide), so
+	 * the merged report could not show them: refused, never dropped */
+	sp_err("run: %s %s: refused; --kernels and --jobs take no --fault, "
+	       "--timeline or --verify, since their guests' timelines are not "
+	       "merged into one run (docs/run.md). Run such cases on one "
+	       "topology: 'slowpath up T', then 'slowpath run %s ...'", how,
+	       what, what);
+	return SP_EXIT_USAGE;
+}
+
 int sp_run_boot_merge(const char *out, const char *sub, const char *prefix)
 {
 	char dir[PATH_MAX], from[PATH_MAX + 300], to[PATH_MAX + 300], *text;

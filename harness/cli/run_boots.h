@@ -20,6 +20,10 @@ char **sp_run_boot_guest_argv(const struct sp_run_cli *cli, const char *exe,
 			      const char *const *extra, const char *dir,
 			      int *n);
 
+/* --fault, --timeline and --verify with --kernels or --jobs (how):
+ * refused with one message, an exit code (0: none given). */
+int sp_run_boot_refuse(const struct sp_run_cli *cli, const char *how);
+
 /* OUT/SUB/cases/X.json -> OUT/cases/PREFIX X.json: the count copied,
  * or -errno (said). */
 int sp_run_boot_merge(const char *out, const char *sub, const char *prefix);

@@ -200,9 +200,10 @@ static int find_target(struct sp_state *st, struct sp_run_target *t)
 		sp_err("run: %s", err);
 		return SP_EXIT_USAGE;
 	}
-	if (sp_run_target_from_state(st, minor, t, err, sizeof(err))) {
+	ret = sp_run_target_from_state(st, minor, t, err, sizeof(err));
+	if (ret) {
 		sp_err("run: %s", err);
-		return SP_EXIT_ENV;
+		return ret == -EBUSY ? SP_EXIT_USAGE : SP_EXIT_ENV;
 	}
 	return 0;
 }

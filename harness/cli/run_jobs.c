@@ -192,6 +192,9 @@ int sp_cli_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
 	size_t n = (size_t)cli->jobs;
 	int rc, cases;
 
+	rc = sp_run_boot_refuse(cli, "--jobs");
+	if (rc)
+		return rc;
 	if (!cli->topology) {
 		sp_err("run: --jobs needs --topology NAME: each guest brings it up");
 		return SP_EXIT_USAGE;

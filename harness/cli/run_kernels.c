@@ -113,6 +113,9 @@ int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 	size_t nk, i, j;
 	int rc, worst = 0, merged, total = 0;
 
+	rc = sp_run_boot_refuse(cli, "--kernels");
+	if (rc)
+		return rc;
 	if (!cli->topology) {
 		sp_err("run: --kernels needs --topology NAME: each boot brings "
 		       "it up");

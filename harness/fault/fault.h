@@ -79,6 +79,22 @@ int sp_fault_apply_in(const struct sp_sys_ops *ops, struct sp_state *st,
 int sp_fault_restore_in(const struct sp_sys_ops *ops, struct sp_state *st,
 			const char *dir, const char *path, char *err,
 			size_t errlen);
+/* Undoes path's fault only when it is the one whose journal id is id
+ * (the path's fault_id right after sp_fault_apply_in): -ESTALE, with
+ * err saying so and nothing changed, when the path has no fault any
+ * more or another one (restored and set again meanwhile). */
+int sp_fault_restore_own(const struct sp_sys_ops *ops, struct sp_state *st,
+			 const char *dir, const char *path, const char *id,
+			 char *err, size_t errlen);
+/* The end of `fault --for`: takes the topology lock in dir (NULL: the
+ * state dir), trying again for up to wait_ms while another command
+ * holds it (-EWOULDBLOCK after that, the fault left), loads the journal
+ * into *st and sp_fault_restore_own's it; -ESTALE also when no topology
+ * is up any more. */
+#define SP_FAULT_END_WAIT_MS (10 * 60 * 1000)
+int sp_fault_end_own(const struct sp_sys_ops *ops, struct sp_state *st,
+		     const char *dir, const char *path, const char *id,
+		     unsigned int wait_ms, char *err, size_t errlen);
 /* Every path's fault undone (what `down` does first); the first error
  * in err, the others tried anyway. */
 int sp_fault_restore_all(const struct sp_sys_ops *ops, struct sp_state *st,

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TGTD_GONE_WAIT_MS 5000
@@ -21,12 +22,30 @@
  * covers a TCG guest's slowest */
 #define RUNNING_WAIT_MS 60000
 
+/* Who sets a fault, unique on this machine: our PID and the time, so
+ * a `fault --for` can tell its own fault from one set after it. */
+static void new_fault_id(char *buf, size_t len)
+{
+	static unsigned int serial;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, len, "%x.%llx.%x", (unsigned int)getpid(),
+		 (unsigned long long)ts.tv_sec * 1000000000ULL +
+			 (unsigned long long)ts.tv_nsec, serial++);
+}
+
 static int record_fault(const char *dir, struct sp_state_path *p,
 			const char *how, const char *spec, char *err,
 			size_t errlen)
 {
-	char line[320];
-	int ret = sp_state_fmt_fault(p->index, how, spec, line, sizeof(line));
+	char line[384], id[SP_STATE_FAULT_IDLEN] = "";
+	int ret;
+
+	if (how)
+		new_fault_id(id, sizeof(id));
+	ret = sp_state_fmt_fault_id(p->index, how, id, spec, line,
+				    sizeof(line));
 
 	if (ret)
 		return sp_errf(err, errlen, ret, "path %s: fault '%s' does not "
@@ -37,6 +56,7 @@ static int record_fault(const char *dir, struct sp_state_path *p,
 	snprintf(p->fault_how, sizeof(p->fault_how), "%s", how ? how : "");
 	snprintf(p->fault_spec, sizeof(p->fault_spec), "%s",
 		 how && spec ? spec : "");
+	snprintf(p->fault_id, sizeof(p->fault_id), "%s", id);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "harness/run/run_loop.h"
 
 #include "common/log.h"
+#include "common/strbuf.h"
 #include "common/units.h"
 #include "dm/selector.h"
 #include "harness/measure/shares.h"
@@ -28,12 +29,34 @@ static int64_t path_delay(const struct sp_state_path *p)
 	return d + p->netem_ns + (p->servers ? p->service_ns : 0);
 }
 
+/* A fault left by `slowpath fault` would shape every case, and no
+ * case would say so: refused (docs/faults.md). */
+static int no_fault_left(const struct sp_state *st, char *err, size_t errlen)
+{
+	const struct sp_state_path *p;
+	size_t i;
+
+	for (i = 0; i < st->npaths; i++) {
+		p = &st->paths[i];
+		if (p->fault_how[0])
+			return sp_errf(err, errlen, -EBUSY, "path %s has a %s "
+				       "fault ('%s'): a run measures the "
+				       "topology as up made it; 'slowpath "
+				       "fault %s restore' first, or give the "
+				       "fault to the run (--fault), which "
+				       "records it in each case", p->label,
+				       p->fault_how, p->fault_spec, p->label);
+	}
+	return 0;
+}
+
 int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			     struct sp_run_target *t, char *err,
 			     size_t errlen)
 {
 	double delay[SP_CASE_MAX_PATHS];
 	size_t i;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
 	if (!st->complete) {
@@ -48,6 +71,9 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			 SP_CASE_MAX_PATHS);
 		return -EINVAL;
 	}
+	ret = no_fault_left(st, err, errlen);
+	if (ret)
+		return ret;
 	snprintf(t->topology, sizeof(t->topology), "%s", st->topology);
 	snprintf(t->map_name, sizeof(t->map_name), "%s", st->map_name);
 	snprintf(t->map_uuid, sizeof(t->map_uuid), "%s", st->map_uuid);

@@ -34,7 +34,8 @@ struct sp_run_target {
 
 /* From the journal `up` wrote and the map's minor number: the paths'
  * disks, and which are slow (more delay than the fastest path). -EINVAL
- * with err when the topology is not fully up or a path has no disk. */
+ * with err when the topology is not fully up or a path has no disk;
+ * -EBUSY when a path has a fault (`slowpath fault`) on it. */
 int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			     struct sp_run_target *t, char *err,
 			     size_t errlen);

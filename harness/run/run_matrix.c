@@ -46,11 +46,13 @@ const struct sp_opt sp_run_cli_table[] = {
 	  .help = "print the report as JSON instead of text" },
 	{ .name = "kernels", .type = SP_OPT_STR, .offset = C(kernels),
 	  .help = "comma list of lab kernel series (6.1,6.12): one lab boot "
-	  "each, the same cases, reported side by side" },
+	  "each, the same cases, reported side by side (no --fault, "
+	  "--timeline or --verify)" },
 	{ .name = "jobs", .type = SP_OPT_INT, .offset = C(jobs),
 	  .def = "0", .min = 0, .max = 8,
 	  .help = "N exact-time (uml) lab guests side by side, one CPU each, "
-	  "the matrix's longest list dealt among them (0: none)" },
+	  "the matrix's longest list dealt among them (0: none; no "
+	  "--fault, --timeline or --verify)" },
 	{ .name = "topology", .type = SP_OPT_STR, .offset = C(topology),
 	  .help = "with --kernels or --jobs: the topology each boot brings up" },
 	{ .name = "unit", .type = SP_OPT_STR, .offset = C(unit),

@@ -561,6 +561,15 @@ static void slow_paths_from_the_journal(void **state)
 	assert_int_equal(t.slow[0] + t.slow[1] + t.slow[3], 0);
 	for (i = 0; i < 4; i++)
 		st.paths[i].has_calib = 0;
+	/* a fault already on a path (issue 23 item 8): refused, named */
+	strcpy(st.paths[1].fault_how, "hang");
+	strcpy(st.paths[1].fault_spec, "path=p1 how=hang");
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
+			 -EBUSY);
+	assert_non_null(strstr(err, "path p1 has a hang fault"));
+	assert_non_null(strstr(err, "slowpath fault p1 restore"));
+	st.paths[1].fault_how[0] = st.paths[1].fault_spec[0] = '\0';
+	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
 	st.paths[2].has_disk = 0;
 	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
 			 -EINVAL);
