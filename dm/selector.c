@@ -3,6 +3,7 @@
 
 #include "common/name.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -129,6 +130,21 @@ int sp_selector_register(const char *kernel_name, const char *module,
 	*out = (enum sp_selector)(SP_SEL_COUNT + n_registered);
 	n_registered++;
 	sp_selector_short_names[SP_SEL_COUNT + n_registered] = NULL;
+	return 0;
+}
+
+int sp_selector_set_srcversion(enum sp_selector kind, const char *srcversion)
+{
+	unsigned int k = (unsigned int)kind;
+	size_t i, n = srcversion ? strlen(srcversion) : 0;
+
+	if (k < SP_SEL_COUNT || k >= sp_selector_count() || !n ||
+	    n >= SP_SEL_SRCVERSION_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)srcversion[i]))
+			return -EINVAL;
+	memcpy(registered[k - SP_SEL_COUNT].srcversion, srcversion, n + 1);
 	return 0;
 }
 

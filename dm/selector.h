@@ -27,6 +27,7 @@ enum sp_selector {
 #define SP_SEL_SHORT_MAX 32
 #define SP_SEL_NAME_MAX 32
 #define SP_SEL_PATH_MAX 256
+#define SP_SEL_SRCVERSION_MAX 32
 
 /* What the per-path arguments of a table line are. */
 enum sp_sel_path_arg {
@@ -54,6 +55,10 @@ struct sp_selector_info {
 	/* Registered selectors: the .ko loaded with insmod (not modprobe,
 	 * it is in no module tree); "" for the stock ones. */
 	char ko_path[SP_SEL_PATH_MAX];
+	/* Registered selectors: the .ko's .modinfo srcversion (modpost's
+	 * hash of its source), which /sys/module/<module>/srcversion shows
+	 * for the loaded one; "" unknown. */
+	char srcversion[SP_SEL_SRCVERSION_MAX];
 };
 
 /* The stock selectors, indexed by enum sp_selector. */
@@ -78,6 +83,10 @@ const struct sp_selector_info *sp_selector_info(enum sp_selector kind);
  * -ENOSPC (table full). */
 int sp_selector_register(const char *kernel_name, const char *module,
 			 const char *ko_path, enum sp_selector *out);
+/* Records a registered kind's srcversion (sp_selector_ko_srcversion).
+ * 0, or -EINVAL (a stock kind, or not a 1..SP_SEL_SRCVERSION_MAX-1
+ * character string of letters and digits). */
+int sp_selector_set_srcversion(enum sp_selector kind, const char *srcversion);
 /* Empties the registered part (tests). */
 void sp_selector_unregister_all(void);
 

@@ -135,29 +135,53 @@ int sp_selector_ko_registers(const char *ko, size_t len, const char *name)
 	       has_string(ko, len, name);
 }
 
-int sp_selector_ko_modname(const char *ko, size_t len, char *mod,
-			   size_t modlen)
+/* The value of the .modinfo string "KEY=value" (key with its '='),
+ * preceded by a NUL as every string of that section is. */
+static int modinfo_value(const char *ko, size_t len, const char *key,
+			 char *out, size_t outlen)
 {
-	static const char key[] = "name=";
+	size_t klen = strlen(key), n;
 	const char *p = ko, *end = ko + len, *nul;
-	size_t n;
 
-	while (p < end && (p = memmem(p, (size_t)(end - p), key, sizeof(key) - 1))) {
+	while (p < end && (p = memmem(p, (size_t)(end - p), key, klen))) {
 		if (p > ko && p[-1] == '\0') {
-			p += sizeof(key) - 1;
+			p += klen;
 			nul = memchr(p, '\0', (size_t)(end - p));
 			if (!nul)
 				return -ENOENT;
 			n = (size_t)(nul - p);
-			if (n == 0 || n >= modlen)
+			if (n == 0 || n >= outlen)
 				return -ENOENT;
-			memcpy(mod, p, n);
-			mod[n] = '\0';
-			return sp_name_ok(mod) ? 0 : -ENOENT;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return 0;
 		}
 		p++;
 	}
 	return -ENOENT;
+}
+
+int sp_selector_ko_modname(const char *ko, size_t len, char *mod,
+			   size_t modlen)
+{
+	if (modinfo_value(ko, len, "name=", mod, modlen))
+		return -ENOENT;
+	return sp_name_ok(mod) ? 0 : -ENOENT;
+}
+
+int sp_selector_ko_srcversion(const char *ko, size_t len, char *out,
+			      size_t outlen)
+{
+	size_t i;
+
+	if (modinfo_value(ko, len, "srcversion=", out, outlen))
+		return -ENOENT;
+	for (i = 0; out[i]; i++)
+		if (!isalnum((unsigned char)out[i])) {
+			out[0] = '\0';
+			return -ENOENT;
+		}
+	return 0;
 }
 
 static void copy_line(const char *start, const char *tmpdir, const char *shown,

@@ -23,6 +23,12 @@ int sp_selector_ko_registers(const char *ko, size_t len, const char *name);
 int sp_selector_ko_modname(const char *ko, size_t len, char *mod,
 			   size_t modlen);
 
+/* The module's .modinfo "srcversion=" string (modpost writes it when
+ * the kernel has CONFIG_MODULE_SRCVERSION_ALL or `selector build` asks
+ * for it). 0 or -ENOENT (none, or not 1..len-1 letters and digits). */
+int sp_selector_ko_srcversion(const char *ko, size_t len, char *out,
+			      size_t outlen);
+
 /* The first line of a compiler's output that says "error" (gcc's
  * "file:line:col: error: ...", or make's "*** ... Error N" when the
  * compiler said nothing), with every occurrence of tmpdir replaced by

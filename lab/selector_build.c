@@ -15,16 +15,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SRC_MAX (1u << 20)	/* one selector's C file */
 #define KO_MAX (16u << 20)
 #define BUILD_TIMEOUT_MS (600u * 1000u)
+/* how soon a stop request (SIGINT/SIGTERM in the CLI) is seen between
+ * two reads of make's output */
+#define STOP_POLL_MS 100
 
 /* drivers/md's private headers a selector includes */
 static const char *const dm_headers[] = {
@@ -197,25 +203,72 @@ static int write_in(const char *dir, const char *file, const char *data,
 	return sp_file_write_atomic_opt(path, data, len, 0600, SP_FILE_NOSYNC);
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* make to its end. Stopped with its whole process group (sub-makes and
+ * compilers too) when *stop is set or it takes too long: a build must
+ * not run on as root after slowpath is gone. */
+static int run_make(struct sp_proc *p, const char *const *argv,
+		    const struct sp_proc_opts *o,
+		    const volatile sig_atomic_t *stop)
+{
+	int64_t deadline = now_ms() + BUILD_TIMEOUT_MS;
+	int ret;
+
+	if (stop && *stop)
+		return -EINTR;
+	ret = sp_proc_spawn(p, argv, o);
+	if (ret)
+		return ret;
+	for (;;) {
+		if ((stop && *stop) || now_ms() >= deadline) {
+			sp_proc_kill_group(p, SP_PROC_KILL_GRACE_MS);
+			return stop && *stop ? -EINTR : -ETIMEDOUT;
+		}
+		ret = sp_proc_pump(p, STOP_POLL_MS);
+		if (ret == 1)
+			break;
+		if (ret < 0 && ret != -EINTR) {
+			sp_proc_kill_group(p, SP_PROC_KILL_GRACE_MS);
+			return ret;
+		}
+	}
+	return sp_proc_wait(p, NULL);
+}
+
 /* Runs make in the temp folder; the compiler's first error in err. */
 static int compile(const char *src, const struct sp_selector_target *t,
-		   const char *tmp, const char *tmpsrc, char *err, size_t errlen)
+		   const char *tmp, const char *tmpsrc,
+		   const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	char m[PATH_MAX + 8], line[512];
+	/* no BTF: no vmlinux beside the headers; a srcversion, which
+	 * /sys/module shows, so a loaded build can be told from this one */
 	const char *argv[] = { "make", "-s", "-C", t->kbuild, m,
-			       /* no BTF: no vmlinux beside the headers */
-			       "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules", NULL };
+			       "CONFIG_DEBUG_INFO_BTF_MODULES=",
+			       "CONFIG_MODULE_SRCVERSION_ALL=y", "modules", NULL };
+	/* its own group, for the stop; the death signal for a slowpath
+	 * killed outright */
 	struct sp_proc_opts o = { .flags = SP_PROC_STDIN_NULL |
 				  SP_PROC_CAPTURE_OUT | SP_PROC_CAPTURE_ERR |
-				  SP_PROC_PGROUP, .timeout_ms = BUILD_TIMEOUT_MS };
+				  SP_PROC_PGROUP | SP_PROC_PDEATHSIG };
 	struct sp_proc p;
 	int ret;
 
 	(void)sp_snprintf(m, sizeof(m), "M=%s", tmp);
 	sp_proc_init(&p);
-	ret = sp_proc_run(&p, argv, &o);
+	ret = run_make(&p, argv, &o, stop);
 	if (ret) {
 		sp_proc_release(&p);
+		if (ret == -EINTR)
+			return sp_errf(err, errlen, ret, "interrupted: make "
+				       "stopped, nothing stored");
 		return sp_errf(err, errlen, ret, "make: %s", strerror(-ret));
 	}
 	if (p.status) {
@@ -233,6 +286,28 @@ static int compile(const char *src, const struct sp_selector_target *t,
 	return 0;
 }
 
+/* path as a folder only we can enter: made 0700, or an existing one of
+ * ours (not a symlink) tightened to 0700 (stores before were 0755). */
+static int private_dir(const char *path)
+{
+	struct stat sb;
+	int fd, ret = 0;
+
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+	if (fstat(fd, &sb))
+		ret = -errno;
+	else if (sb.st_uid != geteuid())
+		ret = -EPERM;
+	else if ((sb.st_mode & 07777) != 0700 && fchmod(fd, 0700))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 static int store_ko(const char *release, const char *name, const char *ko,
 		    size_t len, char *err, size_t errlen)
 {
@@ -242,13 +317,20 @@ static int store_ko(const char *release, const char *name, const char *ko,
 	if (ret)
 		return sp_errf(err, errlen, ret, "no selector store: %s",
 			       strerror(-ret));
-	mkdir(dir, 0755);
-	(void)sp_snprintf(path, sizeof(path), "%s/%s", dir, release);
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return sp_errf(err, errlen, -errno, "cannot create %s: %s", path,
-			       strerror(errno));
+	/* a module is root's kernel code: nobody else reads or swaps it */
+	ret = private_dir(dir);
+	if (!ret) {
+		(void)sp_snprintf(path, sizeof(path), "%s/%s", dir, release);
+		ret = private_dir(path);
+	} else {
+		(void)sp_snprintf(path, sizeof(path), "%s", dir);
+	}
+	if (ret)
+		return sp_errf(err, errlen, ret, "cannot use %s as the selector "
+			       "store: %s", path, ret == -EPERM ? "owned by "
+			       "someone else" : strerror(-ret));
 	(void)sp_snprintf(path, sizeof(path), "%s/%s/%s.ko", dir, release, name);
-	ret = sp_file_write_atomic(path, ko, len, 0644);
+	ret = sp_file_write_atomic(path, ko, len, 0600);
 	if (ret)
 		return sp_errf(err, errlen, ret, "cannot write %s: %s", path,
 			       strerror(-ret));
@@ -298,7 +380,8 @@ static int check_and_store(const char *src, const char *srctext,
 }
 
 int sp_selector_build(const char *src, const struct sp_selector_target *t,
-		      char *name, size_t namelen, char *err, size_t errlen)
+		      const volatile sig_atomic_t *stop, char *name,
+		      size_t namelen, char *err, size_t errlen)
 {
 	char stem[64], tmp[] = "/tmp/slowpath-selector-XXXXXX";
 	char path[PATH_MAX], kbuild[128], *text = NULL, *hdr = NULL;
@@ -339,7 +422,7 @@ int sp_selector_build(const char *src, const struct sp_selector_target *t,
 		sp_errf(err, errlen, ret, "cannot fill %s: %s", tmp, strerror(-ret));
 	else {
 		(void)sp_snprintf(path, sizeof(path), "%s/%s.c", tmp, stem);
-		ret = compile(src, t, tmp, path, err, errlen);
+		ret = compile(src, t, tmp, path, stop, err, errlen);
 	}
 	if (!ret) {
 		(void)sp_snprintf(path, sizeof(path), "%s/%s.ko", tmp, stem);
@@ -375,7 +458,7 @@ int sp_selector_store_load(void)
 int sp_selector_store_load_release(const char *release)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 320], name[SP_SEL_NAME_MAX];
-	char mod[SP_SEL_NAME_MAX], *ko;
+	char mod[SP_SEL_NAME_MAX], sv[SP_SEL_SRCVERSION_MAX], *ko;
 	enum sp_selector kind;
 	struct dirent *de;
 	size_t n, kolen;
@@ -411,6 +494,10 @@ int sp_selector_store_load_release(const char *release)
 				"module registering '%s', or its name clashes)",
 				path, name);
 		} else {
+			/* what sp_bringup_load_selector compares with the
+			 * loaded module; none: it cannot tell them apart */
+			if (!sp_selector_ko_srcversion(ko, kolen, sv, sizeof(sv)))
+				(void)sp_selector_set_srcversion(kind, sv);
 			count++;
 		}
 		free(ko);

@@ -8,6 +8,7 @@
 #ifndef SP_LAB_SELECTOR_BUILD_H
 #define SP_LAB_SELECTOR_BUILD_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #define SP_SELBUILD_ERRLEN 1024
@@ -35,10 +36,14 @@ int sp_selector_target(const char *series, struct sp_selector_target *t,
  * into a private temp folder) for t, checks it registers a selector and
  * stores it as STORE/RELEASE/NAME.ko. name gets the registered name.
  * 0; -EINVAL: the file is bad (does not build, with the compiler's first
- * error; registers nothing; clashes), err says so; other -errno: the
- * environment failed. */
+ * error; registers nothing; clashes), err says so; -EINTR: *stop was
+ * set (stop may be NULL) and make was stopped with its process group;
+ * other -errno: the environment failed. Either way the temp folder is
+ * gone. The store's folders are made (or tightened to) 0700 and the
+ * .ko is 0600: it is kernel code root loads. */
 int sp_selector_build(const char *src, const struct sp_selector_target *t,
-		      char *name, size_t namelen, char *err, size_t errlen);
+		      const volatile sig_atomic_t *stop, char *name,
+		      size_t namelen, char *err, size_t errlen);
 
 /* Registers every NAME.ko in STORE/<running release>/ whose module
  * registers NAME; warns about and skips the others. The number

@@ -207,10 +207,13 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 unsigned int sp_bringup_possible_cpus(const struct sp_sys_ops *ops);
 
 /* Loads kind's module unless /sys/module has it: modprobe for the
- * stock selectors, insmod of its .ko for a built one. 0 or the runner's
- * error. */
+ * stock selectors, insmod of its .ko for a built one. A built one
+ * already loaded is kept only when its srcversion is the stored .ko's;
+ * otherwise it is rmmod'ed and the stored one loaded, or, while a map
+ * uses it (refcnt > 0), -EBUSY and err says what to do. 0, -EBUSY, or
+ * -ENOENT / -EINVAL with err. */
 int sp_bringup_load_selector(const struct sp_sys_ops *ops,
-			     enum sp_selector kind);
+			     enum sp_selector kind, char *err, size_t errlen);
 
 void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 			 const struct sp_dm_selector *sel);

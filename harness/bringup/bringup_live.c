@@ -84,31 +84,83 @@ unsigned int sp_bringup_possible_cpus(const struct sp_sys_ops *ops)
 	return last < 4096 ? (unsigned int)last + 1 : 0;
 }
 
+/* /sys/module/<mod>/FILE's first line into buf; "" when unreadable. */
+static void sys_module_line(const struct sp_sys_ops *ops, const char *mod,
+			    const char *file, char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/%s", mod, file);
+	if (ops->read_file(ops->ctx, path, buf, len))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* A built selector's module is loaded already: keep it when it is the
+ * stored build (same srcversion), else rmmod it so the stored one is
+ * loaded; refused while a map holds it, never kept silently. */
+static int replace_loaded(const struct sp_sys_ops *ops,
+			  const struct sp_selector_info *s, char *err,
+			  size_t errlen)
+{
+	char loaded[64], refcnt[32];
+	unsigned long users;
+
+	sys_module_line(ops, s->module, "srcversion", loaded, sizeof(loaded));
+	if (s->srcversion[0] && !strcmp(loaded, s->srcversion))
+		return 0;
+	sys_module_line(ops, s->module, "refcnt", refcnt, sizeof(refcnt));
+	users = strtoul(refcnt, NULL, 10);
+	if (users > 0)
+		return sp_errf(err, errlen, -EBUSY, "%s: the loaded module %s "
+			       "is %s than %s (srcversion %s, the store's %s) "
+			       "and in use (refcnt %lu): switch the maps that "
+			       "use it to another selector (or slowpath down), "
+			       "then load it again", s->kernel_name, s->module,
+			       loaded[0] && s->srcversion[0] ? "another build"
+			       : "not known to be the same build", s->ko_path,
+			       loaded[0] ? loaded : "none",
+			       s->srcversion[0] ? s->srcversion : "none", users);
+	sp_info("%s: replacing the loaded %s (srcversion %s) with %s "
+		"(srcversion %s)", s->kernel_name, s->module,
+		loaded[0] ? loaded : "none", s->ko_path,
+		s->srcversion[0] ? s->srcversion : "none");
+	if (sp_sys_runv(ops, NULL, 0, "rmmod", s->module, NULL))
+		return sp_errf(err, errlen, -EBUSY, "%s: cannot remove the "
+			       "loaded %s to load %s: %s", s->kernel_name,
+			       s->module, s->ko_path, sp_sys_error(ops));
+	return 1;
+}
+
 int sp_bringup_load_selector(const struct sp_sys_ops *ops,
-			     enum sp_selector kind)
+			     enum sp_selector kind, char *err, size_t errlen)
 {
 	const struct sp_selector_info *s = sp_selector_info(kind);
 	char path[96];
+	int ret;
 
 	if (!s)
-		return -EINVAL;
+		return sp_errf(err, errlen, -EINVAL, "no selector %d", (int)kind);
 	snprintf(path, sizeof(path), "/sys/module/%s", s->module);
-	if (ops->exists(ops->ctx, path))
+	if (ops->exists(ops->ctx, path)) {
+		ret = s->ko_path[0] ? replace_loaded(ops, s, err, errlen) : 0;
+		if (ret <= 0)
+			return ret;
+	} else if (!s->ko_path[0]) {
+		if (sp_sys_runv(ops, NULL, 0, "modprobe", "-q", s->module, NULL))
+			return sp_errf(err, errlen, -ENOENT, "the %s selector's "
+				       "module %s is neither loaded nor "
+				       "loadable", s->kernel_name, s->module);
 		return 0;
-	if (!s->ko_path[0])
-		return sp_sys_runv(ops, NULL, 0, "modprobe", "-q", s->module, NULL);
+	}
 	/* a built selector is in no module tree: insmod, after the
 	 * dm_multipath it links against */
 	sp_sys_runv(ops, NULL, 0, "modprobe", "-q", "dm_multipath", NULL);
-	return sp_sys_runv(ops, NULL, 0, "insmod", s->ko_path, NULL);
-}
-
-/* dm_<selector module>, loaded once; modprobe only when it is not. */
-static void load_module(const struct sp_sys_ops *ops, enum sp_selector kind)
-{
-	if (sp_bringup_load_selector(ops, kind))
-		sp_debug("loading %s failed; the reload will tell",
-			 sp_selector_module(kind));
+	if (sp_sys_runv(ops, NULL, 0, "insmod", s->ko_path, NULL))
+		return sp_errf(err, errlen, -ENOENT, "the %s selector's module "
+			       "%s does not load (insmod %s): %s", s->kernel_name,
+			       s->module, s->ko_path, sp_sys_error(ops));
+	return 0;
 }
 
 /* The live table, in process when the ops can (run reloads before
@@ -185,7 +237,11 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 				sizeof(dmerr));
 	if (ret)
 		return sp_errf(err, errlen, ret, "%s", dmerr);
-	load_module(ops, sel->kind);
+	ret = sp_bringup_load_selector(ops, sel->kind, err, errlen);
+	if (ret == -EBUSY)
+		return ret;
+	if (ret)
+		sp_debug("%s; the reload will tell", err);
 	if (!fast)
 		ret = reload_dmsetup(ops, st->map_name, table, sel, err,
 				     errlen);

@@ -75,7 +75,10 @@ int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
 	size_t i, n = 4;
 	int ret, all_netem = 1;
 
-	if (sp_bringup_load_selector(ops, st->sel.kind))
+	ret = sp_bringup_load_selector(ops, st->sel.kind, err, errlen);
+	if (ret == -EBUSY)
+		return ret;
+	if (ret)
 		return sp_errf(err, errlen, -ENOENT, "kernel piece missing: the "
 			     "%s selector's module %s is neither loaded nor "
 			     "loadable (in the lab: build/slowpath lab run -- "

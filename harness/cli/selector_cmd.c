@@ -8,6 +8,7 @@
 #include "lab/selector_build.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,27 @@ static const struct sp_opt build_table[] = {
 	SP_OPT_END,
 };
 
+static volatile sig_atomic_t build_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	build_stop = 1;
+}
+
+/* No SA_RESTART: the wait on make's output must wake to stop it. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static void usage(FILE *out)
 {
 	char help[512];
@@ -38,8 +60,15 @@ static void usage(FILE *out)
 		"against the kernel's build tree, checks the name it registers\n"
 		"and keeps it in the selector store, so that NAME works like a\n"
 		"stock selector in run --selectors, selector set, up and reports.\n"
+		"Trust: FILE.c is kernel code. It is compiled and later loaded\n"
+		"into the kernel as root, so it can read or do anything root\n"
+		"can (an .incbin of any file, for one): build only a file you\n"
+		"trust as you trust the kernel. The module is kept 0600 in a\n"
+		"0700 folder. SIGINT/SIGTERM stop make and its children and\n"
+		"remove the temp folder; nothing is stored then.\n"
 		"Exit status: 0 built; 1 the file does not build or registers no\n"
-		"selector; 2 no build tree; 3 other failures.\n\noptions:\n%s",
+		"selector; 2 no build tree; 3 other failures, or interrupted.\n"
+		"\noptions:\n%s",
 		help);
 }
 
@@ -83,7 +112,9 @@ int cmd_selector_build(int argc, char **argv)
 		sp_err("selector build: %s", err);
 		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
 	}
-	ret = sp_selector_build(file, &t, name, sizeof(name), err, sizeof(err));
+	catch_stop_signals();
+	ret = sp_selector_build(file, &t, &build_stop, name, sizeof(name), err,
+				sizeof(err));
 	if (ret) {
 		sp_err("selector build: %s", err);
 		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;

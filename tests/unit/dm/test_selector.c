@@ -184,6 +184,14 @@ static void registered_selector_joins_the_table(void **state)
 	assert_string_equal(sp_selector_info(k)->ko_path,
 			    "/var/lib/x/dm-latency-random.ko");
 	assert_true(sp_selector_info(k)->keeps_history);
+	/* its build, for telling a loaded module from it; stock: none */
+	assert_string_equal(sp_selector_info(k)->srcversion, "");
+	assert_int_equal(sp_selector_set_srcversion(k, "1DFCA0797279"), 0);
+	assert_string_equal(sp_selector_info(k)->srcversion, "1DFCA0797279");
+	assert_int_equal(sp_selector_set_srcversion(k, "1D\n"), -EINVAL);
+	assert_int_equal(sp_selector_set_srcversion(k, ""), -EINVAL);
+	assert_int_equal(sp_selector_set_srcversion(SP_SEL_ST, "1D"), -EINVAL);
+	assert_string_equal(sp_selector_info(k)->srcversion, "1DFCA0797279");
 	assert_string_equal(sp_selector_short_names[SP_SEL_COUNT],
 			    "latency-random");
 	assert_null(sp_selector_short_names[SP_SEL_COUNT + 1]);

@@ -82,6 +82,26 @@ static void module_image_checks(void **state)
 						sizeof(mod)), -ENOENT);
 }
 
+/* The build's srcversion, what /sys/module/<mod>/srcversion shows. */
+static void module_srcversion(void **state)
+{
+	static const char with[] = "\0name=dm_x\0srcversion=1DFCA07972794B38A7A81A6\0";
+	char sv[32];
+
+	(void)state;
+	assert_int_equal(sp_selector_ko_srcversion(with, sizeof(with), sv,
+						   sizeof(sv)), 0);
+	assert_string_equal(sv, "1DFCA07972794B38A7A81A6");
+	assert_int_equal(sp_selector_ko_srcversion(ko, sizeof(ko), sv,
+						   sizeof(sv)), -ENOENT);
+	/* only letters and digits: it is compared with a /sys line */
+	assert_int_equal(sp_selector_ko_srcversion("\0srcversion=a/b\0", 17,
+						   sv, sizeof(sv)), -ENOENT);
+	/* too long for the buffer */
+	assert_int_equal(sp_selector_ko_srcversion(with, sizeof(with), sv, 8),
+			 -ENOENT);
+}
+
 static void compiler_first_error(void **state)
 {
 	char line[256];
@@ -111,6 +131,7 @@ int main(void)
 		cmocka_unit_test(name_from_a_literal_or_a_macro),
 		cmocka_unit_test(no_or_bad_name),
 		cmocka_unit_test(module_image_checks),
+		cmocka_unit_test(module_srcversion),
 		cmocka_unit_test(compiler_first_error),
 	};
 
