@@ -8,6 +8,7 @@ UNIT_TESTS += tests/unit/harness/measure/test_shares.c \
 	      tests/unit/harness/measure/test_diskstats.c \
 	      tests/unit/harness/measure/test_fio_json.c \
 	      tests/unit/harness/measure/test_case_env.c \
-	      tests/unit/harness/measure/test_timeline.c
+	      tests/unit/harness/measure/test_timeline.c \
+	      tests/unit/harness/measure/test_timeline_bounds.c
 LIB_SRCS += harness/measure/compare.c
 UNIT_TESTS += tests/unit/harness/measure/test_compare.c
