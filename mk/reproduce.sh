@@ -3,17 +3,20 @@
 # this host can, else in two exact-time (uml) guests where make lab
 # built them (the report lands in build/reproduce/uml-<time>/), else in
 # the running qemu lab (started and stopped here when none runs; the
-# report lands in docs/reproduction/).
+# report lands in build/reproduce/<time>/). A reproduction never writes
+# over an earlier one: docs/reproduction/ is a committed record, replaced
+# by hand with a new folder when it is to be the record.
 # REPRODUCE_ARGS passes options (e.g. --cases skew4/randread/1 or --full);
 # without it every run is 35 s, the length docs/reproduction/ was
 # measured with (96 runs in the lab within 90 min).
 set -eu
 cd "$(dirname "$0")/.."
 make -s install-backend
-out=$PWD/docs/reproduction
+out=$PWD/build/reproduce/$(date -u +%Y%m%dT%H%M%SZ)
 cmd=(build/slowpath reproduce hst-vs-st-2020 --out "$out" ${REPRODUCE_ARGS:---runtime 35 --max-runtime 35})
 if build/slowpath doctor --quiet --native; then
 	"${cmd[@]}"
+	echo "make reproduce: the report is $out/report.md"
 elif [ -z "${SLOWPATH_LAB_DIR:-}" ] && make -s lab && [ "$(build/slowpath lab engine)" = uml ]; then
 	# exact time: k = 1, 20 000 I/Os a run, two guests side by side, into
 	# a folder of its own (docs/reproduction/ is a committed record)
@@ -28,4 +31,5 @@ else
 	fi
 	# runs in the lab; the report under $out comes back to this host
 	"${cmd[@]}"
+	echo "make reproduce: the report is $out/report.md"
 fi

@@ -126,7 +126,8 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	free(cases);
-	if (ret == -EINVAL)
+	/* a bad or refused result file (sp_result_file_read) is bad input */
+	if (ret == -EINVAL || ret == -ELOOP || ret == -EMLINK || ret == -EFBIG)
 		return SP_EXIT_USAGE;
 	return ret ? sp_exit_from_errno(ret) : SP_EXIT_OK;
 }

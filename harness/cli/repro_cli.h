@@ -4,6 +4,7 @@
 #define SP_REPRO_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "harness/repro/reference.h"
 #include "harness/repro/repro_plan.h"
@@ -28,11 +29,17 @@ int64_t repro_warmup_s(const struct repro_cli *cli);
 int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A new file at path, 0644, never one that exists (-EEXIST) or a
+ * symlink; NULL with errno set. */
+FILE *repro_fopen_new(const char *path);
+
 /* The title the report carries ("HST vs ST (2020)"). */
 extern const char *repro_experiment_title;
 
-/* OUT/report.md from the case files under OUT/runs; -EIO when a
- * planned point was not measured. */
+/* OUT/report.md from the case files under OUT/runs (--report-only:
+ * written again; else a new file, never over an earlier report); -EIO
+ * when a planned point was not measured, -ENOENT (nothing written)
+ * when the published table has no row for a planned point. */
 int repro_write_report(const struct repro_cli *cli,
 		       const struct sp_repro_plan *plan,
 		       const struct sp_reference *ref, const char *out,

@@ -11,6 +11,7 @@
 #include "common/opttab.h"
 #include "common/units.h"
 #include "harness/measure/case_result.h"
+#include "harness/measure/result_file.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/repro_cli.h"
 #include "harness/repro/cover.h"
@@ -19,6 +20,7 @@
 #include "harness/repro/repro_compare.h"
 #include "harness/repro/repro_plan.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -62,7 +64,8 @@ static const struct sp_opt repro_table[] = {
 	  .help = "delay unit; without it one is calibrated first" },
 	{ .name = "out", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, out),
-	  .help = "report, runs and plots (default build/reproduce/<UTC time>)" },
+	  .help = "report, runs and plots: a new or empty folder, an earlier "
+	  "reproduction is never written over (default build/reproduce/<UTC time>)" },
 	{ .name = "data", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, data),
 	  .help = "the published tables" },
@@ -72,7 +75,8 @@ static const struct sp_opt repro_table[] = {
 	  "guests side by side, each its share of the points; 0: none" },
 	{ .name = "report-only", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct repro_cli, report_only),
-	  .help = "write the report again from the runs already in --out" },
+	  .help = "write the report (report.md, plots) again from the runs "
+	  "already in --out; nothing else there is changed" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct repro_cli, help) },
 	SP_OPT_END,
@@ -265,50 +269,92 @@ static void here(char *mode, size_t mode_len, char *host, size_t host_len)
 }
 
 
-static void save_info(const char *out, const char *unit_text, int64_t seconds,
-		      const char *mode, const char *host)
+/* Whether OUT/runs holds anything: a run that measured nothing (its
+ * first `up` failed) has nothing for reproduce.info to describe. */
+static int runs_recorded(const char *out)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int any = 0;
+
+	if (repro_path_printf(path, sizeof(path), "%s/runs", out))
+		return 0;
+	d = opendir(path);
+	while (d && !any && (e = readdir(d)))
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return any;
+}
+
+/* OUT/reproduce.info, new: never over an earlier reproduction's. */
+static int save_info(const char *out, const char *unit_text, int64_t seconds,
+		     const char *mode, const char *host)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
 	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
-		return;
-	f = sp_outdir_fopen(path);
-	if (!f)
-		return;
+		return -ENAMETOOLONG;
+	f = repro_fopen_new(path);
+	if (!f) {
+		int err = errno;
+
+		sp_err("reproduce: %s: %s", path, strerror(err));
+		return -err;
+	}
 	fprintf(f, "unit %s\nseconds %" PRId64 "\nmode %s\nhost %s\n", unit_text,
 		seconds, mode, host);
-	fclose(f);
+	if (fclose(f)) {
+		sp_err("reproduce: %s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
 }
 
+/* One "key value" line of reproduce.info into dst; 1 when it was key. */
+static int info_field(const char *line, const char *key, char *dst, size_t len)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n) || line[n] != ' ')
+		return 0;
+	snprintf(dst, len, "%s", line + n + 1);
+	return 1;
+}
+
+/* --report-only: an exit code. */
 static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		    const struct sp_reference *ref, const char *out)
 {
 	char path[PATH_MAX], unit_text[64] = "?", mode[160] = "?", host[160] = "?";
-	char line[256];
-	long long seconds = 0;
-	FILE *f;
+	char seconds_text[32] = "0", *text = NULL, *line, *next;
+	int ret;
 
 	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
-		return -ENAMETOOLONG;
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "unit ", 5))
-			snprintf(unit_text, sizeof(unit_text), "%.63s", line + 5);
-		else if (!strncmp(line, "seconds ", 8))
-			seconds = atoll(line + 8);
-		else if (!strncmp(line, "mode ", 5))
-			snprintf(mode, sizeof(mode), "%.159s", line + 5);
-		else if (!strncmp(line, "host ", 5))
-			snprintf(host, sizeof(host), "%.159s", line + 5);
+		return SP_EXIT_USAGE;
+	/* a result folder's file: never a symlink, FIFO or another's link */
+	ret = sp_result_file_read(path, 64 * 1024, &text, NULL);
+	if (ret && ret != -ENOENT) {
+		sp_err("reproduce: %s: %s", path, sp_result_file_why(ret));
+		return SP_EXIT_USAGE;
 	}
-	if (f)
-		fclose(f);
+	for (line = text; line && *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		if (!info_field(line, "unit", unit_text, sizeof(unit_text)) &&
+		    !info_field(line, "seconds", seconds_text, sizeof(seconds_text)) &&
+		    !info_field(line, "mode", mode, sizeof(mode)))
+			info_field(line, "host", host, sizeof(host));
+	}
+	free(text);
 	if (cli->unit)
 		snprintf(unit_text, sizeof(unit_text), "%s", cli->unit);
-	return repro_write_report(cli, plan, ref, out, unit_text, seconds,
-			    mode, host);
+	return repro_write_report(cli, plan, ref, out, unit_text,
+				  atoll(seconds_text), mode, host) ?
+	       SP_EXIT_RUNTIME : SP_EXIT_OK;
 }
 
 /* --scale: *scaled 0 for none (the unit calibrated from the setup's
@@ -421,15 +467,20 @@ int cmd_reproduce(int argc, char **argv)
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
 		snprintf(out, sizeof(out), "build/reproduce/%s", stamp);
 	}
-	/* root writes reports, plots and fio jobs in here */
-	if (sp_outdir_check(out, cli.report_only ? 0 : SP_OUTDIR_CREATE, err,
-			    sizeof(err))) {
-		sp_err("reproduce: --out %s", err);
+	/* root writes reports, plots and fio jobs in here; a run only into
+	 * a new or empty folder, so no earlier reproduction's record is
+	 * written over (--report-only writes its report again, as it says) */
+	ret = sp_outdir_check(out, cli.report_only ? 0 :
+			      SP_OUTDIR_CREATE | SP_OUTDIR_EMPTY, err, sizeof(err));
+	if (ret) {
+		sp_err("reproduce: --out %s%s", err, ret == -EEXIST ?
+		       "; --report-only writes the report of "
+		       "one again" : "");
 		ret = SP_EXIT_USAGE;
 		goto done;
 	}
 	if (cli.report_only) {
-		ret = rerender(&cli, &plan, &ref, out) ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+		ret = rerender(&cli, &plan, &ref, out);
 		goto done;
 	}
 	if (geteuid() != 0) {
@@ -477,8 +528,14 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	here(mode, sizeof(mode), host, sizeof(host));
 report:
-	save_info(out, unit_text, (sp_now_ns() - started) / SP_NSEC_PER_SEC,
-		  mode, host);
+	if (!runs_recorded(out)) {
+		sp_err("reproduce: nothing was measured; %s has no runs, no "
+		       "report", out);
+		ret = SP_EXIT_RUNTIME;
+		goto done;
+	}
+	ret = save_info(out, unit_text, (sp_now_ns() - started) / SP_NSEC_PER_SEC,
+			mode, host) || ret;
 	ret = repro_write_report(&cli, &plan, &ref, out, unit_text,
 			   (sp_now_ns() - started) / SP_NSEC_PER_SEC,
 			   mode, host) || ret;

@@ -5,6 +5,7 @@
 #include "common/name.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,8 +89,13 @@ static int get_int(json_object *o, const char *origin, const char *key,
 	    !json_object_is_type(x, json_type_int))
 		return bad(origin, key, "is missing or not an int");
 	*v = json_object_get_int64(x);
-	if (*v < min || *v > max)
-		return bad(origin, key, "is out of range");
+	if (*v < min || *v > max) {
+		/* the value as the file has it: json-c clamps past int64 */
+		sp_err("%s: faults: \"%s\" is %s, out of range %" PRId64 "..%"
+		       PRId64, origin, key, json_object_to_json_string(x), min,
+		       max);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -130,10 +136,11 @@ static int event_from_json(json_object *e, const char *origin,
 
 	if (!json_object_is_type(e, json_type_object))
 		return bad(origin, "events", "holds something not an object");
-	ret = get_int(e, origin, "t_ms", 0, INT64_MAX, &ev->t_ms);
+	/* bounded so the metrics may add them (t_ms + took_ms) */
+	ret = get_int(e, origin, "t_ms", 0, SP_TL_MS_MAX, &ev->t_ms);
 	/* took_ms came later: a file without it took no time */
 	if (!ret && json_object_object_get_ex(e, "took_ms", NULL))
-		ret = get_int(e, origin, "took_ms", 0, INT64_MAX, &ev->took_ms);
+		ret = get_int(e, origin, "took_ms", 0, SP_TL_MS_MAX, &ev->took_ms);
 	if (!ret)
 		ret = get_name(e, origin, "path", ev->path, sizeof(ev->path));
 	if (!ret)

@@ -6,6 +6,7 @@
 #include "common/name.h"
 #include "common/outdir.h"
 #include "harness/measure/timeline.h"
+#include "harness/measure/result_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -531,9 +532,9 @@ int sp_case_timeline_read(const char *cases_dir, const struct sp_case_result *c,
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%s/%s.timeline.tsv", cases_dir, stem);
-	ret = sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL);
+	ret = sp_result_file_read(path, SP_FILE_TEXT_MAX, &text, NULL);
 	if (ret) {
-		sp_err("%s: %s", path, strerror(-ret));
+		sp_err("%s: %s", path, sp_result_file_why(ret));
 		return ret;
 	}
 	ret = sp_tl_parse_tsv(text, path, tl);
@@ -596,9 +597,10 @@ int sp_case_load_dir(const char *dir, struct sp_case_result **cases,
 	for (i = 0; i < count; i++) {
 		if (!ret) {
 			snprintf(path, sizeof(path), "%s/%s", sub, names[i]->d_name);
-			ret = sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL);
+			ret = sp_result_file_read(path, SP_FILE_TEXT_MAX, &text,
+						  NULL);
 			if (ret)
-				sp_err("%s: %s", path, strerror(-ret));
+				sp_err("%s: %s", path, sp_result_file_why(ret));
 			else {
 				ret = sp_case_from_json(text, path, &(*cases)[*n]);
 				free(text);

@@ -3,11 +3,13 @@
 LIB_SRCS += harness/measure/diskstats.c harness/measure/fio_json.c \
 	    harness/measure/case_result.c harness/measure/shares.c \
 	    harness/measure/case_env.c harness/measure/timeline.c \
-	    harness/measure/timeline_metrics.c harness/measure/case_faults.c
+	    harness/measure/timeline_metrics.c harness/measure/case_faults.c \
+	    harness/measure/result_file.c
 UNIT_TESTS += tests/unit/harness/measure/test_shares.c \
 	      tests/unit/harness/measure/test_diskstats.c \
 	      tests/unit/harness/measure/test_fio_json.c \
 	      tests/unit/harness/measure/test_case_env.c \
-	      tests/unit/harness/measure/test_timeline.c
+	      tests/unit/harness/measure/test_timeline.c \
+	      tests/unit/harness/measure/test_timeline_bounds.c
 LIB_SRCS += harness/measure/compare.c
 UNIT_TESTS += tests/unit/harness/measure/test_compare.c

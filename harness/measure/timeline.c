@@ -252,7 +252,7 @@ static int parse_row(struct sp_timeline *tl, const char *line, size_t len)
 	buf[len] = '\0';
 	if (sscanf(buf, "%lld\t%32s\t%llu\t%u\t%llu\t%c%n", &t, dev, &ios, &inf,
 		   &sectors, &state, &used) != 6 || (size_t)used != len ||
-	    strlen(dev) >= SP_DS_NAMELEN || t < 0 ||
+	    strlen(dev) >= SP_DS_NAMELEN || t < 0 || t > SP_TL_MS_MAX ||
 	    (state != SP_TL_ACTIVE && state != SP_TL_FAILED &&
 	     state != SP_TL_UNKNOWN))
 		return -EINVAL;

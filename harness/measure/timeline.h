@@ -18,6 +18,11 @@
 #define SP_TL_MAX_DEVS 17	/* the paths (SP_CASE_MAX_PATHS) and the map */
 #define SP_TL_MAX_EVENTS 64	/* SP_FAULT_MAX faults, applied and restored */
 #define SP_TL_MAX_SAMPLES (4u << 20)	/* ~5 h of 17 devices at 10 Hz */
+/* The latest time (ms since fio started) a timeline row or a fault
+ * event may carry, and the longest an event may take: about 34 years,
+ * far past any run, and small enough that t_ms + took_ms of two such
+ * times cannot overflow an int64_t. Files past it are refused. */
+#define SP_TL_MS_MAX ((int64_t)1 << 40)
 
 /* A path's state as the map's status last said it. */
 enum sp_tl_state {

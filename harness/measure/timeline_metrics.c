@@ -124,6 +124,17 @@ void sp_tl_stall(const struct sp_timeline *tl, size_t dev, int64_t from_ms,
 	}
 }
 
+/* a + b, or INT64_MAX where that would overflow: the parsers bound
+ * the times (SP_TL_MS_MAX), the run loop's events may not be. */
+static int64_t add_saturated(int64_t a, int64_t b)
+{
+	int64_t sum;
+
+	if (__builtin_add_overflow(a, b, &sum))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return sum;
+}
+
 /* The first tick in [t_ms, until_ms] (until_ms < 0: to the end) where
  * dev's state is want: its time less t_ms, or -1. */
 static int64_t first_state(const struct sp_timeline *tl, int dev,
@@ -170,8 +181,8 @@ void sp_tl_fault_metrics(const struct sp_timeline *tl,
 		dev = sp_tl_dev_index(tl, ev[i].dev);
 		/* a failure after the fault was undone is not its doing */
 		m->failover_ms = first_state(tl, dev, ev[i].t_ms, m->restored ?
-					     m->restored->t_ms +
-					     m->restored->took_ms : -1,
+					     add_saturated(m->restored->t_ms,
+							   m->restored->took_ms) : -1,
 					     SP_TL_FAILED);
 		m->reinstate_ms = -1;
 		if (m->restored && m->failover_ms >= 0) {
