@@ -19,5 +19,5 @@ $(BUILD)/bench/run_bench: $(BUILD)/obj/harness/run/run_bench.o $(LIBSLOWPATH)
 # Numbers, not a test: the delay store against bs_rdwr, table into
 # docs/bench-backend.md. A few minutes; needs root.
 .PHONY: bench-backend
-bench-backend: $(BUILD)/slowpath $(BUILD)/tgt-backend/bs_delay.so
+bench-backend: $(BUILD)/slowpath $(BUILD)/tgt-backend/bs_delay.so install-backend
 	bash mk/bench-backend.sh

@@ -505,7 +505,8 @@ static void plot_run_writes_files_then_runs(void **state)
 {
 	struct sp_case_result c[2];
 	struct sp_plot_ops ops = { .run = fake_gnuplot };
-	char dir[] = "/tmp/sp-plot-XXXXXX", path[512];
+	/* room for the "/plots" appended after mkdtemp */
+	char dir[64] = "/tmp/sp-plot-XXXXXX", path[512];
 
 	(void)state;
 	filled_case(&c[0], "service-time");
