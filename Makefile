@@ -33,7 +33,7 @@ UNIT_BINS := $(UNIT_TESTS:%.c=$(BUILD)/%)
 LIBSLOWPATH := $(BUILD)/libslowpath.a
 SLOWPATH := $(BUILD)/slowpath
 
-.PHONY: all deps check check-asan unit-tests test demo reproduce clean install uninstall
+.PHONY: all deps check check-asan asan-tests unit-tests test demo reproduce clean install uninstall
 all: $(SLOWPATH) $(ALL_TARGETS)
 
 deps:
@@ -67,17 +67,17 @@ check: $(UNIT_BINS)
 ASAN_BUILD := $(BUILD)/asan
 ASAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	       -fno-sanitize-recover=all
-check-asan:
-	$(MAKE) -s BUILD=$(ASAN_BUILD) CFLAGS='$(ASAN_CFLAGS)' unit-tests
-	BUILD=$(ASAN_BUILD) RESULTS=$(ASAN_BUILD)/results \
-	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 tests/run unit
+asan-tests:
+	$(MAKE) -s -j$$(nproc) BUILD=$(ASAN_BUILD) CFLAGS='$(ASAN_CFLAGS)' unit-tests
+
+check-asan: asan-tests
+	tests/run asan
 
 # tgtd loads stores only from /usr/lib/tgt/backing-store, and the lab
 # guest sees this host's root: install ours before the suites need it.
-test: all $(UNIT_BINS)
+test: all $(UNIT_BINS) asan-tests
 	@if [ "$$(id -u)" = 0 ]; then $(MAKE) -s install-backend; fi
-	tests/run unit host lab
+	tests/run unit asan host lab
 
 demo:
 	bash mk/demo.sh
