@@ -20,15 +20,44 @@
 #include <time.h>
 #include <unistd.h>
 
+/* dir without doubled or trailing slashes and "." components: one
+ * spelling of the run folder for its files and qemu's command line.
+ * -EINVAL for "..", which would name another folder than it seems. */
+static int tidy_run_dir(const char *in, char *out, size_t len)
+{
+	const char *p = in, *end;
+	size_t n = 0, k;
+
+	while (*p) {
+		p += strspn(p, "/");
+		end = strchrnul(p, '/');
+		k = (size_t)(end - p);
+		if (k == 2 && !strncmp(p, "..", 2))
+			return -EINVAL;
+		if (k && !(k == 1 && *p == '.')) {
+			if (n + 1 + k >= len)
+				return -ENAMETOOLONG;
+			out[n++] = '/';
+			memcpy(out + n, p, k);
+			n += k;
+		}
+		p = end;
+	}
+	if (!n)
+		return -EINVAL;	/* "/" itself */
+	out[n] = '\0';
+	return 0;
+}
+
 int sp_lab_run_paths(struct sp_lab_run *r)
 {
 	const char *env = getenv("SLOWPATH_LAB_RUN");
 
 	if (env && *env) {
 		/* the socket path must fit sun_path */
-		if (env[0] != '/' || strlen(env) > 80)
+		if (env[0] != '/' || tidy_run_dir(env, r->dir, sizeof(r->dir)) ||
+		    strlen(r->dir) > 80)
 			return -EINVAL;
-		snprintf(r->dir, sizeof(r->dir), "%s", env);
 	} else {
 		snprintf(r->dir, sizeof(r->dir), "%s", SP_LAB_RUN_DIR);
 	}
@@ -36,6 +65,7 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 	snprintf(r->sock, sizeof(r->sock), "%s/ctl.sock", r->dir);
 	snprintf(r->info, sizeof(r->info), "%s/lab.info", r->dir);
 	snprintf(r->xchg, sizeof(r->xchg), "%s/xchg", r->dir);
+	snprintf(r->lock, sizeof(r->lock), "%s.lock", r->dir);
 	return 0;
 }
 
@@ -86,22 +116,79 @@ int sp_lab_info_parse(const char *text, struct sp_lab_info *out)
 	return out->pid > 0 ? 0 : -EINVAL;
 }
 
+/* The path of qemu's -chardev socket,id=labctl,path=P,... (P with
+ * qemu's ",," for a comma), malloc'd, or NULL. */
+static char *ctl_socket_of(const char *chardev)
+{
+	static const char head[] = "socket,id=labctl,path=";
+	const char *p;
+	char *out, *o;
+
+	if (strncmp(chardev, head, sizeof(head) - 1))
+		return NULL;
+	p = chardev + sizeof(head) - 1;
+	out = o = malloc(strlen(p) + 1);
+	if (!out)
+		return NULL;
+	for (; *p && !(p[0] == ',' && p[1] != ','); p++) {
+		*o++ = *p;
+		if (p[0] == ',')
+			p++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* path with its folder resolved (the socket itself may be gone), into
+ * out; -errno when the folder is not there. */
+static int canonical_socket(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return -EINVAL;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if (!realpath(*dir ? dir : "/", real))
+		return -errno;
+	return (size_t)snprintf(out, len, "%s/%s", real, slash + 1) >= len ?
+	       -ENAMETOOLONG : 0;
+}
+
+int sp_lab_same_socket(const char *a, const char *b)
+{
+	char ca[PATH_MAX * 2], cb[PATH_MAX * 2];
+
+	if (!strcmp(a, b))
+		return 1;
+	return !canonical_socket(a, ca, sizeof(ca)) &&
+	       !canonical_socket(b, cb, sizeof(cb)) && !strcmp(ca, cb);
+}
+
 int sp_lab_pid_is_ours(long pid, const char *sock)
 {
-	char path[64], *cmd;
-	size_t n, i;
-	int ours;
+	char path[64], *cmd, *arg, *end, *ctl;
+	const char *name;
+	size_t n;
+	int ours = 0;
 
 	if (pid <= 0)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-	if (sp_file_read(path, 1 << 20, &cmd, &n))
+	if (sp_file_read(path, 1 << 20, &cmd, &n) || !n)
 		return 0;
-	/* a pid reused by another program does not name our socket */
-	for (i = 0; i < n; i++)
-		if (!cmd[i])
-			cmd[i] = ' ';
-	ours = strstr(cmd, "qemu") && strstr(cmd, sock);
+	/* a pid reused by another program does not name our socket; the
+	 * argv elements are compared whole, the paths canonically */
+	end = cmd + n;
+	name = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	if (!strncmp(name, "qemu", 4))
+		for (arg = cmd + strlen(cmd) + 1; arg < end && !ours;
+		     arg += strlen(arg) + 1) {
+			ctl = ctl_socket_of(arg);
+			ours = ctl && sp_lab_same_socket(ctl, sock);
+			free(ctl);
+		}
 	free(cmd);
 	return ours;
 }
@@ -143,10 +230,10 @@ enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
 		info->pid = strtol(text, NULL, 10);
 		free(text);
 	}
-	if (!sp_lab_pid_is_ours(info->pid, r->sock))
-		return SP_LAB_DEAD;
 	/* qemu alive is not enough: a qemu that stopped serving its
-	 * socket is as dead to us */
+	 * socket is as dead to us. And a socket that answers is never
+	 * called dead, even when the pid file does not name its server:
+	 * removing its files would orphan that qemu. */
 	fd = sp_lab_connect(r->sock);
 	if (fd < 0)
 		return SP_LAB_DEAD;

@@ -327,7 +327,12 @@ int lab_stop(void)
 		lab_report_dead(&r, &info);
 		return SP_EXIT_OK;
 	}
-	sp_lab_stop_qemu(info.pid, r.sock, 5000);
+	if (sp_lab_stop_qemu(info.pid, r.sock, 5000) == -ESRCH) {
+		/* its socket answers: removing the files would orphan it */
+		sp_err("lab stop: %s answers, but qemu pid %ld is not the qemu "
+		       "serving it; nothing stopped or removed", r.sock, info.pid);
+		return SP_EXIT_RUNTIME;
+	}
 	sp_lab_cleanup(&r);
 	up = (int64_t)time(NULL) - info.started;
 	sp_info("lab: stopped (qemu pid %ld, up %lld min %lld s)", info.pid,
