@@ -14,11 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+
+static int canonical_socket(const char *path, char *out, size_t len);
 
 /* dir without doubled or trailing slashes and "." components: one
  * spelling of the run folder for its files and qemu's command line.
@@ -53,11 +56,22 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 {
 	const char *env = getenv("SLOWPATH_LAB_RUN");
 
+	char tidy[PATH_MAX], real[PATH_MAX * 2];
+
 	if (env && *env) {
-		/* the socket path must fit sun_path */
-		if (env[0] != '/' || tidy_run_dir(env, r->dir, sizeof(r->dir)) ||
-		    strlen(r->dir) > 80)
+		if (env[0] != '/' || tidy_run_dir(env, tidy, sizeof(tidy)))
 			return -EINVAL;
+		/* one name whatever the links on the way, so that every
+		 * spelling finds the same lock, files and qemu */
+		if (canonical_socket(tidy, real, sizeof(real)) ||
+		    strlen(real) >= sizeof(r->dir))
+			snprintf(real, sizeof(real), "%s", tidy);
+		else if (realpath(tidy, r->dir))
+			snprintf(real, sizeof(real), "%s", r->dir);
+		/* the socket path must fit sun_path */
+		if (strlen(real) > 80)
+			return -EINVAL;
+		snprintf(r->dir, sizeof(r->dir), "%s", real);
 	} else {
 		snprintf(r->dir, sizeof(r->dir), "%s", SP_LAB_RUN_DIR);
 	}
@@ -267,6 +281,44 @@ int sp_lab_stop_qemu(long pid, const char *sock, unsigned int grace_ms)
 			sleep_ms(50);
 	}
 	return 0;
+}
+
+int sp_lab_lock(const struct sp_lab_run *r, int wait, int *busy)
+{
+	struct stat st;
+	int fd, ret;
+
+	*busy = 0;
+	fd = open(r->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	/* another user's file would let that user hold every start */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	if (errno != EWOULDBLOCK) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	*busy = 1;
+	if (!wait) {
+		close(fd);
+		return -EWOULDBLOCK;
+	}
+	sp_info("lab: another lab start or stop is under way on %s; waiting for it",
+		r->dir);
+	while (flock(fd, LOCK_EX)) {
+		ret = -errno;
+		if (ret != -EINTR) {
+			close(fd);
+			return ret;
+		}
+	}
+	return fd;
 }
 
 void sp_lab_cleanup(const struct sp_lab_run *r)

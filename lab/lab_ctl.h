@@ -60,6 +60,11 @@ int sp_lab_pid_is_ours(long pid, const char *sock);
 /* SIGTERM to our qemu, SIGKILL after grace_ms; waits for it to be gone.
  * 0, or -ESRCH when pid is not (or no longer) ours. */
 int sp_lab_stop_qemu(long pid, const char *sock, unsigned int grace_ms);
+/* Takes r->lock (beside the run folder; its parent must exist): with
+ * wait, waiting while another start or stop holds it (*busy set, said
+ * once), else -EWOULDBLOCK then. The fd to close to let go, or -errno
+ * (-EPERM: not a regular file of ours). */
+int sp_lab_lock(const struct sp_lab_run *r, int wait, int *busy);
 /* Removes the pid, info and socket files, the exchange share, and the
  * run folder when that leaves it empty. */
 void sp_lab_cleanup(const struct sp_lab_run *r);

@@ -84,7 +84,8 @@ static int has_prefix_arg(int argc, char **argv, const char *prefix)
 	return 0;
 }
 
-void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
+void lab_report_dead_locked(const struct sp_lab_run *r,
+			    const struct sp_lab_info *info)
 {
 	if (info->pid > 0)
 		sp_err("lab: the lab VM (qemu pid %ld) has died; removed what it "
@@ -97,6 +98,27 @@ void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
 	/* a deaf qemu that still runs would keep the socket: end it */
 	sp_lab_stop_qemu(info->pid, r->sock, 2000);
 	sp_lab_cleanup(r);
+}
+
+void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
+{
+	struct sp_lab_info now;
+	int busy, lock = sp_lab_lock(r, 0, &busy);
+
+	/* a lab that is booting looks dead: its start holds the lock */
+	if (lock == -EWOULDBLOCK) {
+		sp_err("lab: a lab start or stop is under way in %s; try again "
+		       "when it has finished", r->dir);
+		return;
+	}
+	if (lock >= 0 && sp_lab_probe(r, &now) == SP_LAB_UP) {
+		sp_err("lab: the lab in %s came up meanwhile; try again", r->dir);
+		close(lock);
+		return;
+	}
+	lab_report_dead_locked(r, info);
+	if (lock >= 0)
+		close(lock);
 }
 
 /* The folder a command writes into: its --out DIR / --out=DIR, else

@@ -191,8 +191,8 @@ static int write_state(const struct sp_lab_run *r, const struct sp_lab_info *inf
 	return ret;
 }
 
-int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
-	      const char *kernel_series)
+static int start_locked(const struct sp_lab_run *run, int64_t cpus,
+			uint64_t mem, int64_t timeout_s, const char *kernel_series)
 {
 	/* only which prepared kernel: spawn_vm fills in the rest */
 	const struct sp_lab_vm which = { .kernel_series = kernel_series };
@@ -206,21 +206,14 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
 	pid_t pid = -1;
 	int ret, st;
 
-	if (sp_lab_run_paths(&r)) {
-		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
-		return SP_EXIT_USAGE;
-	}
-	if (geteuid() != 0) {
-		sp_err("lab start: needs root: qemu shares / into the guest");
-		return SP_EXIT_ENV;
-	}
+	r = *run;
 	switch (sp_lab_probe(&r, &info)) {
 	case SP_LAB_UP:
 		sp_info("lab: already running (qemu pid %ld); 'slowpath lab stop' ends it",
 			info.pid);
 		return SP_EXIT_OK;
 	case SP_LAB_DEAD:
-		lab_report_dead(&r, &info);
+		lab_report_dead_locked(&r, &info);
 		break;
 	case SP_LAB_NONE:
 		break;
@@ -307,24 +300,80 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
 	return SP_EXIT_OK;
 }
 
+/* The run folder's parent, made, and its lock taken: fd or -errno. */
+static int lock_run(const struct sp_lab_run *r, const char *what)
+{
+	char parent[PATH_MAX];
+	int busy, fd, ret;
+
+	snprintf(parent, sizeof(parent), "%s", r->dir);
+	*strrchr(parent, '/') = '\0';
+	ret = *parent ? mkdir_p(parent, 0755) : 0;
+	fd = ret ? ret : sp_lab_lock(r, 1, &busy);
+	if (fd < 0)
+		sp_err("lab %s: cannot lock %s: %s", what, r->lock,
+		       fd == -EPERM ? "not a regular file of root's" : strerror(-fd));
+	return fd;
+}
+
+/* One start or stop at a time on a run folder: a second start waits for
+ * the first and then finds its lab running (exit 0, "already running"). */
+int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
+	      const char *kernel_series)
+{
+	struct sp_lab_run r;
+	int lock, code;
+
+	if (sp_lab_run_paths(&r)) {
+		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
+		return SP_EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		sp_err("lab start: needs root: qemu shares / into the guest");
+		return SP_EXIT_ENV;
+	}
+	lock = lock_run(&r, "start");
+	if (lock < 0)
+		return SP_EXIT_RUNTIME;
+	code = start_locked(&r, cpus, mem, timeout_s, kernel_series);
+	close(lock);
+	return code;
+}
+
+static int stop_locked(const struct sp_lab_run *run);
+
 int lab_stop(void)
+{
+	struct sp_lab_run r;
+	int lock, code;
+
+	if (sp_lab_run_paths(&r)) {
+		sp_err("lab stop: SLOWPATH_LAB_RUN must be an absolute path");
+		return SP_EXIT_USAGE;
+	}
+	lock = lock_run(&r, "stop");
+	if (lock < 0)
+		return SP_EXIT_RUNTIME;
+	code = stop_locked(&r);
+	close(lock);
+	return code;
+}
+
+static int stop_locked(const struct sp_lab_run *run)
 {
 	struct sp_lab_run r;
 	struct sp_lab_info info;
 	enum sp_lab_life life;
 	int64_t up;
 
-	if (sp_lab_run_paths(&r)) {
-		sp_err("lab stop: SLOWPATH_LAB_RUN must be an absolute path");
-		return SP_EXIT_USAGE;
-	}
+	r = *run;
 	life = sp_lab_probe(&r, &info);
 	if (life == SP_LAB_NONE) {
 		sp_info("lab: none is running");
 		return SP_EXIT_OK;
 	}
 	if (life == SP_LAB_DEAD) {
-		lab_report_dead(&r, &info);
+		lab_report_dead_locked(&r, &info);
 		return SP_EXIT_OK;
 	}
 	if (sp_lab_stop_qemu(info.pid, r.sock, 5000) == -ESRCH) {
