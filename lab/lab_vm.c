@@ -167,9 +167,15 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 	ret |= push_with_path(out, "local,path=%s,mount_tag=" SP_LAB_TAG_XCHG
 			      ",security_model=none", vm->xchg_dir);
 	if (vm->keep_dir) {
+		/* qemu runs as root: under security_model=none the guest's
+		 * root would make setuid files of root's on the host. Mapped,
+		 * the guest's modes, owners and device nodes live in xattrs
+		 * only; the host files are plain 0600 files and 0700 folders
+		 * of root's. */
 		ret |= sp_strv_push(out, "-virtfs");
 		ret |= push_with_path(out, "local,path=%s,mount_tag=" SP_LAB_TAG_KEEP
-				      ",security_model=none", vm->keep_dir);
+				      ",security_model=mapped-xattr",
+				      vm->keep_dir);
 	}
 	if (vm->mode != SP_LAB_SHELL) {
 		/* SP_LAB_AGENT: the agent's own output, for its log */

@@ -103,6 +103,31 @@ static void test_argv_root_share_is_readonly(void **state)
 	sp_strv_free(&sv);
 }
 
+/* issue 23 item 15: qemu runs as root; a writable share passed through
+ * (security_model=none) let the guest's root make a setuid file of
+ * root's in --keep's folder on the host. */
+static void test_argv_keep_share_is_mapped(void **state)
+{
+	struct sp_strv sv = { 0 };
+	struct sp_lab_vm vm = run_vm();
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	vm.keep_dir = "/home/u/kept";
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), 0);
+	for (i = 0; i < sv.n; i++) {
+		if (!strstr(sv.v[i], "mount_tag=labkeep"))
+			continue;
+		assert_null(strstr(sv.v[i], "security_model=none"));
+		assert_null(strstr(sv.v[i], "security_model=passthrough"));
+		assert_non_null(strstr(sv.v[i], ",security_model=mapped-xattr"));
+		seen++;
+	}
+	assert_int_equal(seen, 1);
+	sp_strv_free(&sv);
+}
+
 static void test_argv_shell_uses_stdio(void **state)
 {
 	struct sp_strv sv = { 0 };
@@ -351,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_argv_tcg_no_nic_no_display),
 		cmocka_unit_test(test_argv_root_share_is_readonly),
+		cmocka_unit_test(test_argv_keep_share_is_mapped),
 		cmocka_unit_test(test_argv_shell_uses_stdio),
 		cmocka_unit_test(test_argv_rejects_bad_vm),
 		cmocka_unit_test(test_commas_in_paths_are_doubled),
