@@ -94,6 +94,8 @@ extern int sp_cli_args_only;
  * current directory; new files under the sync folders come back. An
  * exit code (3 when the lab died under it). */
 int lab_forward_run(char **argv, char *const *sync);
+/* 1 when $SLOWPATH_LAB_ENV is unset or a good list; 0, said. */
+int lab_env_ok(void);
 
 struct sp_lab_run;
 struct sp_lab_info;

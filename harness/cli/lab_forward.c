@@ -144,6 +144,19 @@ static char *out_folder(const struct forwarded *f, int argc, char **argv,
 	return asprintf(&abs, "%s/%s", cwd, dir) < 0 ? NULL : abs;
 }
 
+int lab_env_ok(void)
+{
+	const char *extra = getenv("SLOWPATH_LAB_ENV");
+	char bad[160];
+
+	if (!extra || !sp_lab_env_list_check(extra, bad, sizeof(bad)))
+		return 1;
+	sp_err("SLOWPATH_LAB_ENV: '%s' is not a variable a command in the "
+	       "lab may be given (a name such as FOO_1; not PATH, HOME, "
+	       "LD_*, BASH_ENV or one the guest sets)", bad);
+	return 0;
+}
+
 static volatile sig_atomic_t fwd_signal;
 
 static void on_fwd_signal(int sig)
@@ -165,8 +178,11 @@ int lab_forward_run(char **argv, char *const *sync)
 	const char *extra = getenv("SLOWPATH_LAB_ENV");
 	int fd, ret, code = SP_EXIT_RUNTIME;
 
+
 	if (sp_lab_run_paths(&r) || !getcwd(cwd, sizeof(cwd)))
 		return SP_EXIT_RUNTIME;
+	if (!lab_env_ok())
+		return SP_EXIT_USAGE;
 	for (e = environ; *e; e++)
 		if ((sp_lab_env_passes(*e, extra) || !strncmp(*e, "TERM=", 5)) &&
 		    sp_strv_push(&env, *e))

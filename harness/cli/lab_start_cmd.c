@@ -422,6 +422,8 @@ int lab_status(int quiet)
 		sp_err("lab status: SLOWPATH_LAB_RUN must be an absolute path");
 		return SP_EXIT_USAGE;
 	}
+	if (!lab_env_ok())
+		return SP_EXIT_USAGE;
 	life = sp_lab_probe(&r, &info);
 	if (life == SP_LAB_DEAD) {
 		/* even with --quiet: a dead lab is news */
