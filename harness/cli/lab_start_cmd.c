@@ -103,8 +103,10 @@ static int drop_data(void *ctx, const void *p, size_t n)
 	return 0;
 }
 
-/* The agent answered `true`: the guest is up and serving. */
-static int wait_ready(const struct sp_lab_run *r, int64_t deadline)
+/* The agent answered `true`: the guest is up and serving. -ECHILD
+ * when qemu ended first (reaped, *st its status); deadline 0: none. */
+static int wait_ready(const struct sp_lab_run *r, int64_t deadline,
+		      pid_t pid, int *st)
 {
 	char cwd[] = "/";
 	char *argv[] = { "true", NULL }, *none[] = { NULL };
@@ -114,9 +116,13 @@ static int wait_ready(const struct sp_lab_run *r, int64_t deadline)
 				       probe_signal, &deadline };
 	int fd, ret, code = -1;
 
+	if (!deadline)
+		deadline = INT64_MAX;
 	while (now_ms() < deadline && !start_signal) {
 		fd = sp_lab_connect(r->sock);
 		if (fd < 0) {
+			if (waitpid(pid, st, WNOHANG) == pid)
+				return -ECHILD;
 			usleep(100000);
 			continue;
 		}
@@ -279,10 +285,10 @@ static int start_locked(const struct sp_lab_run *run, int64_t cpus,
 	} else {
 		sp_info("lab: booting (qemu pid %d, %lld vCPUs, %llu MiB; console log %s)",
 			(int)pid, (long long)cpus, (unsigned long long)(mem >> 20), console);
-		ret = wait_ready(&r, t0 + timeout_s * 1000);
+		ret = wait_ready(&r, timeout_s ? t0 + timeout_s * 1000 : 0, pid, &st);
 	}
 	if (ret) {
-		if (waitpid(pid, &st, WNOHANG) == pid)
+		if (ret == -ECHILD || waitpid(pid, &st, WNOHANG) == pid)
 			say_dead_start(r.xchg, console);
 		else if (ret == -ETIMEDOUT)
 			sp_err("lab start: the guest did not answer within %lld s "
