@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 static int canonical_socket(const char *path, char *out, size_t len);
+static void sleep_ms(int ms);
 
 /* dir without doubled or trailing slashes and "." components: one
  * spelling of the run folder for its files and qemu's command line.
@@ -231,7 +232,7 @@ enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
 			      struct sp_lab_info *info)
 {
 	char *text = NULL;
-	int have_pid, fd;
+	int have_pid, fd, i;
 
 	memset(info, 0, sizeof(*info));
 	have_pid = !sp_file_read(r->info, 1 << 16, &text, NULL) &&
@@ -245,13 +246,24 @@ enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
 		free(text);
 	}
 	/* qemu alive is not enough: a qemu that stopped serving its
-	 * socket is as dead to us. And a socket that answers is never
-	 * called dead, even when the pid file does not name its server:
-	 * removing its files would orphan that qemu. */
+	 * socket is as dead to us */
 	fd = sp_lab_connect(r->sock);
 	if (fd < 0)
 		return SP_LAB_DEAD;
 	close(fd);
+	if (sp_lab_pid_is_ours(info->pid, r->sock))
+		return SP_LAB_UP;
+	/* A qemu being killed loses its command line before its sockets:
+	 * give it time to go. A socket that keeps answering is never
+	 * called dead, though the pid file does not name its server:
+	 * removing its files would orphan that qemu. */
+	for (i = 0; i < 20; i++) {
+		sleep_ms(100);
+		fd = sp_lab_connect(r->sock);
+		if (fd < 0)
+			return SP_LAB_DEAD;
+		close(fd);
+	}
 	return SP_LAB_UP;
 }
 

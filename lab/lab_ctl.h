@@ -45,7 +45,8 @@ int sp_lab_info_parse(const char *text, struct sp_lab_info *out);
 
 enum sp_lab_life {
 	SP_LAB_NONE,	/* nothing there */
-	SP_LAB_UP,	/* its socket answers (info names its qemu, unless stale) */
+	SP_LAB_UP,	/* our qemu runs and its socket answers (or the socket
+			 * keeps answering: then info may not name its qemu) */
 	SP_LAB_DEAD,	/* files left by a lab whose qemu is gone or deaf */
 };
 
