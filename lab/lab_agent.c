@@ -144,16 +144,51 @@ static int sync_walk(int port, unsigned int root, const char *base,
 	return ret;
 }
 
-/* The command's environment: ours, the request's, the terminal size. */
-static int build_env(const struct sp_lab_req *req, struct sp_strv *env)
+/* What the guest set for every command (guest-init.sh, uml-init.sh),
+ * kept when the agent sheds the rest of its environment. */
+static const char *const guest_set[] = {
+	"SLOWPATH_LAB_ENGINE=", "SLOWPATH_LAB_TIME=", "SLOWPATH_LAB_PATCHES=",
+	NULL,
+};
+
+static int guest_sets(const char *entry)
 {
-	char **e;
+	int i;
+
+	for (i = 0; guest_set[i]; i++)
+		if (!strncmp(entry, guest_set[i], strlen(guest_set[i])))
+			return 1;
+	return 0;
+}
+
+/* The request's SLOWPATH_LAB_ENV, when its list is a good one. */
+static const char *request_extra(char *const *env)
+{
+	static const char key[] = "SLOWPATH_LAB_ENV=";
+	char bad[160];
+
+	for (; *env; env++)
+		if (!strncmp(*env, key, sizeof(key) - 1))
+			return sp_lab_env_list_check(*env + sizeof(key) - 1, bad,
+						     sizeof(bad)) ? NULL :
+			       *env + sizeof(key) - 1;
+	return NULL;
+}
+
+int sp_lab_agent_env(char *const *own, const struct sp_lab_req *req,
+		     struct sp_strv *env)
+{
+	const char *extra = request_extra(req->env);
+	char *const *e;
 	int ret = sp_strv_push(env, "PATH=" SP_LAB_GUEST_PATH);
 
 	ret |= sp_strv_push(env, "HOME=/root");
 	ret |= sp_strv_push(env, "SLOWPATH_IN_LAB=1");
+	for (e = own; e && *e && !ret; e++)
+		if (guest_sets(*e))
+			ret = sp_strv_push(env, *e);
 	for (e = req->env; *e && !ret; e++)
-		if (sp_lab_env_passes(*e, NULL) || !strncmp(*e, "TERM=", 5) ||
+		if (sp_lab_env_passes(*e, extra) || !strncmp(*e, "TERM=", 5) ||
 		    !strncmp(*e, "SLOWPATH_LAB_TTY=", 17))
 			ret = sp_strv_push(env, *e);
 	if (req->rows && req->cols && !ret) {
@@ -161,6 +196,22 @@ static int build_env(const struct sp_lab_req *req, struct sp_strv *env)
 		ret |= sp_strv_pushf(env, "COLUMNS=%u", (unsigned)req->cols);
 	}
 	return ret ? -ENOMEM : 0;
+}
+
+/* The guest's own settings, from the agent's environment, which is then
+ * shed: a command's environment is exactly sp_lab_agent_env's. */
+static struct sp_strv guest_env;
+
+static int shed_environment(void)
+{
+	extern char **environ;
+	char **e;
+	int ret = 0;
+
+	for (e = environ; e && *e && !ret; e++)
+		if (guest_sets(*e))
+			ret = sp_strv_push(&guest_env, *e);
+	return ret ? ret : clearenv() ? -ENOMEM : 0;
 }
 
 static void forward(struct sp_proc *p, int sig)
@@ -224,7 +275,7 @@ static int run_request(int port, const struct sp_lab_req *req,
 	size_t i;
 
 	sp_proc_init(&p);
-	ret = build_env(req, &env);
+	ret = sp_lab_agent_env(guest_env.v, req, &env);
 	o.env = (const char *const *)env.v;
 	if (!ret)
 		ret = sp_proc_spawn(&p, (const char *const *)req->argv, &o);
@@ -295,6 +346,9 @@ int sp_lab_agent_serve(const char *port_path)
 	ssize_t r;
 	int port, type, ret, broken = 0;
 
+	ret = shed_environment();
+	if (ret)
+		return ret;
 	port = open(port_path, O_RDWR | O_CLOEXEC);
 	if (port < 0)
 		return -errno;

@@ -14,21 +14,65 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+static int canonical_socket(const char *path, char *out, size_t len);
+static void sleep_ms(int ms);
+
+/* dir without doubled or trailing slashes and "." components: one
+ * spelling of the run folder for its files and qemu's command line.
+ * -EINVAL for "..", which would name another folder than it seems. */
+static int tidy_run_dir(const char *in, char *out, size_t len)
+{
+	const char *p = in, *end;
+	size_t n = 0, k;
+
+	while (*p) {
+		p += strspn(p, "/");
+		end = strchrnul(p, '/');
+		k = (size_t)(end - p);
+		if (k == 2 && !strncmp(p, "..", 2))
+			return -EINVAL;
+		if (k && !(k == 1 && *p == '.')) {
+			if (n + 1 + k >= len)
+				return -ENAMETOOLONG;
+			out[n++] = '/';
+			memcpy(out + n, p, k);
+			n += k;
+		}
+		p = end;
+	}
+	if (!n)
+		return -EINVAL;	/* "/" itself */
+	out[n] = '\0';
+	return 0;
+}
+
 int sp_lab_run_paths(struct sp_lab_run *r)
 {
 	const char *env = getenv("SLOWPATH_LAB_RUN");
 
+	char tidy[PATH_MAX], real[PATH_MAX * 2];
+
 	if (env && *env) {
-		/* the socket path must fit sun_path */
-		if (env[0] != '/' || strlen(env) > 80)
+		if (env[0] != '/' || tidy_run_dir(env, tidy, sizeof(tidy)))
 			return -EINVAL;
-		snprintf(r->dir, sizeof(r->dir), "%s", env);
+		/* one name whatever the links on the way, so that every
+		 * spelling finds the same lock, files and qemu */
+		if (canonical_socket(tidy, real, sizeof(real)) ||
+		    strlen(real) >= sizeof(r->dir))
+			snprintf(real, sizeof(real), "%s", tidy);
+		else if (realpath(tidy, r->dir))
+			snprintf(real, sizeof(real), "%s", r->dir);
+		/* the socket path must fit sun_path */
+		if (strlen(real) > 80)
+			return -EINVAL;
+		snprintf(r->dir, sizeof(r->dir), "%s", real);
 	} else {
 		snprintf(r->dir, sizeof(r->dir), "%s", SP_LAB_RUN_DIR);
 	}
@@ -36,6 +80,7 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 	snprintf(r->sock, sizeof(r->sock), "%s/ctl.sock", r->dir);
 	snprintf(r->info, sizeof(r->info), "%s/lab.info", r->dir);
 	snprintf(r->xchg, sizeof(r->xchg), "%s/xchg", r->dir);
+	snprintf(r->lock, sizeof(r->lock), "%s.lock", r->dir);
 	return 0;
 }
 
@@ -86,22 +131,79 @@ int sp_lab_info_parse(const char *text, struct sp_lab_info *out)
 	return out->pid > 0 ? 0 : -EINVAL;
 }
 
+/* The path of qemu's -chardev socket,id=labctl,path=P,... (P with
+ * qemu's ",," for a comma), malloc'd, or NULL. */
+static char *ctl_socket_of(const char *chardev)
+{
+	static const char head[] = "socket,id=labctl,path=";
+	const char *p;
+	char *out, *o;
+
+	if (strncmp(chardev, head, sizeof(head) - 1))
+		return NULL;
+	p = chardev + sizeof(head) - 1;
+	out = o = malloc(strlen(p) + 1);
+	if (!out)
+		return NULL;
+	for (; *p && !(p[0] == ',' && p[1] != ','); p++) {
+		*o++ = *p;
+		if (p[0] == ',')
+			p++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* path with its folder resolved (the socket itself may be gone), into
+ * out; -errno when the folder is not there. */
+static int canonical_socket(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return -EINVAL;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	if (!realpath(*dir ? dir : "/", real))
+		return -errno;
+	return (size_t)snprintf(out, len, "%s/%s", real, slash + 1) >= len ?
+	       -ENAMETOOLONG : 0;
+}
+
+int sp_lab_same_socket(const char *a, const char *b)
+{
+	char ca[PATH_MAX * 2], cb[PATH_MAX * 2];
+
+	if (!strcmp(a, b))
+		return 1;
+	return !canonical_socket(a, ca, sizeof(ca)) &&
+	       !canonical_socket(b, cb, sizeof(cb)) && !strcmp(ca, cb);
+}
+
 int sp_lab_pid_is_ours(long pid, const char *sock)
 {
-	char path[64], *cmd;
-	size_t n, i;
-	int ours;
+	char path[64], *cmd, *arg, *end, *ctl;
+	const char *name;
+	size_t n;
+	int ours = 0;
 
 	if (pid <= 0)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-	if (sp_file_read(path, 1 << 20, &cmd, &n))
+	if (sp_file_read(path, 1 << 20, &cmd, &n) || !n)
 		return 0;
-	/* a pid reused by another program does not name our socket */
-	for (i = 0; i < n; i++)
-		if (!cmd[i])
-			cmd[i] = ' ';
-	ours = strstr(cmd, "qemu") && strstr(cmd, sock);
+	/* a pid reused by another program does not name our socket; the
+	 * argv elements are compared whole, the paths canonically */
+	end = cmd + n;
+	name = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	if (!strncmp(name, "qemu", 4))
+		for (arg = cmd + strlen(cmd) + 1; arg < end && !ours;
+		     arg += strlen(arg) + 1) {
+			ctl = ctl_socket_of(arg);
+			ours = ctl && sp_lab_same_socket(ctl, sock);
+			free(ctl);
+		}
 	free(cmd);
 	return ours;
 }
@@ -130,7 +232,7 @@ enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
 			      struct sp_lab_info *info)
 {
 	char *text = NULL;
-	int have_pid, fd;
+	int have_pid, fd, i;
 
 	memset(info, 0, sizeof(*info));
 	have_pid = !sp_file_read(r->info, 1 << 16, &text, NULL) &&
@@ -143,14 +245,25 @@ enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
 		info->pid = strtol(text, NULL, 10);
 		free(text);
 	}
-	if (!sp_lab_pid_is_ours(info->pid, r->sock))
-		return SP_LAB_DEAD;
 	/* qemu alive is not enough: a qemu that stopped serving its
 	 * socket is as dead to us */
 	fd = sp_lab_connect(r->sock);
 	if (fd < 0)
 		return SP_LAB_DEAD;
 	close(fd);
+	if (sp_lab_pid_is_ours(info->pid, r->sock))
+		return SP_LAB_UP;
+	/* A qemu being killed loses its command line before its sockets:
+	 * give it time to go. A socket that keeps answering is never
+	 * called dead, though the pid file does not name its server:
+	 * removing its files would orphan that qemu. */
+	for (i = 0; i < 20; i++) {
+		sleep_ms(100);
+		fd = sp_lab_connect(r->sock);
+		if (fd < 0)
+			return SP_LAB_DEAD;
+		close(fd);
+	}
 	return SP_LAB_UP;
 }
 
@@ -180,6 +293,44 @@ int sp_lab_stop_qemu(long pid, const char *sock, unsigned int grace_ms)
 			sleep_ms(50);
 	}
 	return 0;
+}
+
+int sp_lab_lock(const struct sp_lab_run *r, int wait, int *busy)
+{
+	struct stat st;
+	int fd, ret;
+
+	*busy = 0;
+	fd = open(r->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	/* another user's file would let that user hold every start */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	if (errno != EWOULDBLOCK) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	*busy = 1;
+	if (!wait) {
+		close(fd);
+		return -EWOULDBLOCK;
+	}
+	sp_info("lab: another lab start or stop is under way on %s; waiting for it",
+		r->dir);
+	while (flock(fd, LOCK_EX)) {
+		ret = -errno;
+		if (ret != -EINTR) {
+			close(fd);
+			return ret;
+		}
+	}
+	return fd;
 }
 
 void sp_lab_cleanup(const struct sp_lab_run *r)

@@ -22,6 +22,7 @@ struct sp_lab_run {
 	char sock[PATH_MAX + 16];	/* qemu's chardev socket, the channel */
 	char info[PATH_MAX + 16];	/* struct sp_lab_info as text */
 	char xchg[PATH_MAX + 16];	/* the guest's exchange share */
+	char lock[PATH_MAX + 16];	/* beside dir: start and stop hold it */
 };
 
 struct sp_lab_info {
@@ -33,8 +34,9 @@ struct sp_lab_info {
 	char console[PATH_MAX + 96];	/* the kernel console log */
 };
 
-/* Fills r from $SLOWPATH_LAB_RUN (absolute) or SP_LAB_RUN_DIR.
- * 0 or -EINVAL (a relative or too long $SLOWPATH_LAB_RUN). */
+/* Fills r from $SLOWPATH_LAB_RUN (absolute; doubled and trailing
+ * slashes and "." dropped) or SP_LAB_RUN_DIR. 0 or -EINVAL (a relative,
+ * "..", or too long $SLOWPATH_LAB_RUN). */
 int sp_lab_run_paths(struct sp_lab_run *r);
 
 /* Pure: the info file's text and back ("key value" lines). */
@@ -43,18 +45,27 @@ int sp_lab_info_parse(const char *text, struct sp_lab_info *out);
 
 enum sp_lab_life {
 	SP_LAB_NONE,	/* nothing there */
-	SP_LAB_UP,	/* qemu runs and its socket answers */
+	SP_LAB_UP,	/* our qemu runs and its socket answers (or the socket
+			 * keeps answering: then info may not name its qemu) */
 	SP_LAB_DEAD,	/* files left by a lab whose qemu is gone or deaf */
 };
 
 /* Which of the three; info filled when a pid file was there. */
 enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
 			      struct sp_lab_info *info);
-/* 1 when pid is a live qemu started for the socket sock. */
+/* 1 when the socket paths a and b name the same socket: equal, or
+ * equal with their folders resolved. */
+int sp_lab_same_socket(const char *a, const char *b);
+/* 1 when pid is a live qemu whose -chardev labctl is the socket sock. */
 int sp_lab_pid_is_ours(long pid, const char *sock);
 /* SIGTERM to our qemu, SIGKILL after grace_ms; waits for it to be gone.
  * 0, or -ESRCH when pid is not (or no longer) ours. */
 int sp_lab_stop_qemu(long pid, const char *sock, unsigned int grace_ms);
+/* Takes r->lock (beside the run folder; its parent must exist): with
+ * wait, waiting while another start or stop holds it (*busy set, said
+ * once), else -EWOULDBLOCK then. The fd to close to let go, or -errno
+ * (-EPERM: not a regular file of ours). */
+int sp_lab_lock(const struct sp_lab_run *r, int wait, int *busy);
 /* Removes the pid, info and socket files, the exchange share, and the
  * run folder when that leaves it empty. */
 void sp_lab_cleanup(const struct sp_lab_run *r);

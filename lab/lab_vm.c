@@ -167,9 +167,15 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 	ret |= push_with_path(out, "local,path=%s,mount_tag=" SP_LAB_TAG_XCHG
 			      ",security_model=none", vm->xchg_dir);
 	if (vm->keep_dir) {
+		/* qemu runs as root: under security_model=none the guest's
+		 * root would make setuid files of root's on the host. Mapped,
+		 * the guest's modes, owners and device nodes live in xattrs
+		 * only; the host files are plain 0600 files and 0700 folders
+		 * of root's. */
 		ret |= sp_strv_push(out, "-virtfs");
 		ret |= push_with_path(out, "local,path=%s,mount_tag=" SP_LAB_TAG_KEEP
-				      ",security_model=none", vm->keep_dir);
+				      ",security_model=mapped-xattr",
+				      vm->keep_dir);
 	}
 	if (vm->mode != SP_LAB_SHELL) {
 		/* SP_LAB_AGENT: the agent's own output, for its log */
@@ -257,6 +263,8 @@ static int listed(const char *name, size_t n, const char *list)
 	return 0;
 }
 
+static int reserved_name(const char *name, size_t n);
+
 int sp_lab_env_passes(const char *entry, const char *extra)
 {
 	const char *eq = strchr(entry, '=');
@@ -281,7 +289,43 @@ int sp_lab_env_passes(const char *entry, const char *extra)
 		if (strlen(passed_names[i]) == n &&
 		    !strncmp(entry, passed_names[i], n))
 			return 1;
-	return listed(entry, n, extra);
+	return !reserved_name(entry, n) && listed(entry, n, extra);
+}
+
+/* Names the guest sets itself, or that would change how every program
+ * there runs: never taken from SLOWPATH_LAB_ENV. */
+static int reserved_name(const char *name, size_t n)
+{
+	static const char *const reserved[] = {
+		"PATH", "HOME", "IFS", "ENV", "BASH_ENV", "SHELLOPTS",
+		"BASHOPTS", "PS4", "SLOWPATH_IN_LAB", "SLOWPATH_LAB_ENGINE",
+		"SLOWPATH_LAB_TIME", "SLOWPATH_LAB_PATCHES", NULL,
+	};
+	int i;
+
+	if (n >= 3 && !strncmp(name, "LD_", 3))
+		return 1;
+	for (i = 0; reserved[i]; i++)
+		if (strlen(reserved[i]) == n && !strncmp(name, reserved[i], n))
+			return 1;
+	return 0;
+}
+
+int sp_lab_env_list_check(const char *list, char *bad, size_t len)
+{
+	const char *p = list;
+	size_t n;
+
+	while (p && *p) {
+		p += strspn(p, " ,\t");
+		n = strcspn(p, " ,\t");
+		if (n && (n > 128 || !is_identifier(p, n) || reserved_name(p, n))) {
+			snprintf(bad, len, "%.*s", (int)(n > 128 ? 128 : n), p);
+			return -EINVAL;
+		}
+		p += n;
+	}
+	return 0;
 }
 
 static int export_line(char **buf, size_t *len, const char *name, size_t n,
@@ -313,6 +357,10 @@ int sp_lab_job_script(enum sp_lab_mode mode, const char *cwd,
 	ret = ret ? ret : export_line(&buf, &len, "PATH", 4, SP_LAB_GUEST_PATH);
 	ret = ret ? ret : export_line(&buf, &len, "HOME", 4, "/root");
 	ret = ret ? ret : export_line(&buf, &len, "SLOWPATH_IN_LAB", 15, "1");
+	/* The agent's environment would be every later command's, which
+	 * could not unset it: each request brings its own instead. */
+	if (mode == SP_LAB_AGENT)
+		envp = NULL;
 	for (i = 0; envp && envp[i] && !ret; i++) {
 		const char *eq = strchr(envp[i], '=');
 

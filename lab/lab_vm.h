@@ -102,6 +102,11 @@ int sp_lab_shell_quote(const char *s, char **buf, size_t *len);
  * by spaces or commas, e.g. $SLOWPATH_LAB_ENV); names that are not
  * shell identifiers never do. */
 int sp_lab_env_passes(const char *entry, const char *extra);
+/* SLOWPATH_LAB_ENV's list: 0, or -EINVAL with the first name that is
+ * not a variable's (an identifier of at most 128 bytes) or is one the
+ * guest sets or every program obeys (PATH, HOME, LD_*, BASH_ENV...),
+ * copied into bad. */
+int sp_lab_env_list_check(const char *list, char *bad, size_t len);
 
 /* job.sh: exports the passed environment plus PATH, HOME and
  * SLOWPATH_IN_LAB=1, changes to cwd, and (SP_LAB_RUN, SP_LAB_AGENT)

@@ -94,12 +94,19 @@ extern int sp_cli_args_only;
  * current directory; new files under the sync folders come back. An
  * exit code (3 when the lab died under it). */
 int lab_forward_run(char **argv, char *const *sync);
+/* 1 when $SLOWPATH_LAB_ENV is unset or a good list; 0, said. */
+int lab_env_ok(void);
 
 struct sp_lab_run;
 struct sp_lab_info;
 /* One line saying the lab died (what the console said last, where its
  * log is), then removes what it left. */
 void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info);
+/* The same, for lab start and stop, which hold the run folder's lock
+ * (lab_report_dead takes it, and removes nothing while a start or stop
+ * holds it). */
+void lab_report_dead_locked(const struct sp_lab_run *r,
+			    const struct sp_lab_info *info);
 
 /* 1 when `slowpath doctor --native` would say yes. */
 int sp_cli_native_ok(void);

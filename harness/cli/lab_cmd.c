@@ -50,7 +50,7 @@ static const struct sp_opt lab_opttab[] = {
 	  .help = "guest memory; its tmpfs overlay holds every write" },
 	{ .name = "timeout", .type = SP_OPT_INT,
 	  .offset = offsetof(struct lab_opts, timeout), .def = "0",
-	  .help = "seconds before the VM is killed (exit 3); 0: never",
+	  .help = "seconds before the VM is killed (exit 3); 0: never (lab start: for its boot; not given: 900)",
 	  .min = 0, .max = 7 * 86400 },
 	{ .name = "keep", .type = SP_OPT_STR,
 	  .offset = offsetof(struct lab_opts, keep),
@@ -90,7 +90,8 @@ static void usage(FILE *out)
 		"run in it when this host lacks the kernel stack, and what they\n"
 		"write under --out (or results/) lands on this host. stop ends\n"
 		"it; status says since when, its kernel, topology and CPU use\n"
-		"(exit 2 when none runs). --timeout bounds start's boot.\n\n"
+		"(exit 2 when none runs). --timeout bounds start's boot (900 s\n"
+		"when not given, 0 no bound; a VM that dies ends it at once).\n\n"
 		"Boots the lab VM that `make lab` prepared (qemu, TCG, Debian's\n"
 		"kernel, this machine's root read-only over 9p under a RAM overlay)\n"
 		"and runs CMD as root in the current directory, or a root shell.\n"
@@ -480,6 +481,7 @@ int cmd_lab(int argc, char **argv)
 		return SP_EXIT_USAGE;
 	}
 	sp_opt_set_defaults(lab_opttab, &o);
+	o.timeout = -1;		/* not given: lab start's own bound */
 	ret = sp_opt_parse_argv(lab_opttab, &o, argc, argv, 2, &next, err, sizeof(err));
 	if (ret) {
 		sp_err("lab %s: %s", argv[1], err);
@@ -501,9 +503,11 @@ int cmd_lab(int argc, char **argv)
 		}
 		if (!strcmp(argv[1], "start"))
 			return lab_start(o.cpus ? o.cpus : 2, o.mem,
-					 o.timeout ? o.timeout : 900, o.kernel);
+					 o.timeout < 0 ? 900 : o.timeout, o.kernel);
 		return !strcmp(argv[1], "stop") ? lab_stop() : lab_status(o.quiet);
 	}
+	if (o.timeout < 0)
+		o.timeout = 0;	/* lab run and shell: never */
 	if (mode == SP_LAB_RUN && next >= argc) {
 		sp_err("lab run: no command given (slowpath lab run [OPTIONS] -- CMD [ARG...])");
 		return SP_EXIT_USAGE;

@@ -84,7 +84,8 @@ static int has_prefix_arg(int argc, char **argv, const char *prefix)
 	return 0;
 }
 
-void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
+void lab_report_dead_locked(const struct sp_lab_run *r,
+			    const struct sp_lab_info *info)
 {
 	if (info->pid > 0)
 		sp_err("lab: the lab VM (qemu pid %ld) has died; removed what it "
@@ -97,6 +98,27 @@ void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
 	/* a deaf qemu that still runs would keep the socket: end it */
 	sp_lab_stop_qemu(info->pid, r->sock, 2000);
 	sp_lab_cleanup(r);
+}
+
+void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
+{
+	struct sp_lab_info now;
+	int busy, lock = sp_lab_lock(r, 0, &busy);
+
+	/* a lab that is booting looks dead: its start holds the lock */
+	if (lock == -EWOULDBLOCK) {
+		sp_err("lab: a lab start or stop is under way in %s; try again "
+		       "when it has finished", r->dir);
+		return;
+	}
+	if (lock >= 0 && sp_lab_probe(r, &now) == SP_LAB_UP) {
+		sp_err("lab: the lab in %s came up meanwhile; try again", r->dir);
+		close(lock);
+		return;
+	}
+	lab_report_dead_locked(r, info);
+	if (lock >= 0)
+		close(lock);
 }
 
 /* The folder a command writes into: its --out DIR / --out=DIR, else
@@ -122,6 +144,19 @@ static char *out_folder(const struct forwarded *f, int argc, char **argv,
 	return asprintf(&abs, "%s/%s", cwd, dir) < 0 ? NULL : abs;
 }
 
+int lab_env_ok(void)
+{
+	const char *extra = getenv("SLOWPATH_LAB_ENV");
+	char bad[160];
+
+	if (!extra || !sp_lab_env_list_check(extra, bad, sizeof(bad)))
+		return 1;
+	sp_err("SLOWPATH_LAB_ENV: '%s' is not a variable a command in the "
+	       "lab may be given (a name such as FOO_1; not PATH, HOME, "
+	       "LD_*, BASH_ENV or one the guest sets)", bad);
+	return 0;
+}
+
 static volatile sig_atomic_t fwd_signal;
 
 static void on_fwd_signal(int sig)
@@ -143,8 +178,11 @@ int lab_forward_run(char **argv, char *const *sync)
 	const char *extra = getenv("SLOWPATH_LAB_ENV");
 	int fd, ret, code = SP_EXIT_RUNTIME;
 
+
 	if (sp_lab_run_paths(&r) || !getcwd(cwd, sizeof(cwd)))
 		return SP_EXIT_RUNTIME;
+	if (!lab_env_ok())
+		return SP_EXIT_USAGE;
 	for (e = environ; *e; e++)
 		if ((sp_lab_env_passes(*e, extra) || !strncmp(*e, "TERM=", 5)) &&
 		    sp_strv_push(&env, *e))

@@ -103,8 +103,10 @@ static int drop_data(void *ctx, const void *p, size_t n)
 	return 0;
 }
 
-/* The agent answered `true`: the guest is up and serving. */
-static int wait_ready(const struct sp_lab_run *r, int64_t deadline)
+/* The agent answered `true`: the guest is up and serving. -ECHILD
+ * when qemu ended first (reaped, *st its status); deadline 0: none. */
+static int wait_ready(const struct sp_lab_run *r, int64_t deadline,
+		      pid_t pid, int *st)
 {
 	char cwd[] = "/";
 	char *argv[] = { "true", NULL }, *none[] = { NULL };
@@ -114,9 +116,13 @@ static int wait_ready(const struct sp_lab_run *r, int64_t deadline)
 				       probe_signal, &deadline };
 	int fd, ret, code = -1;
 
+	if (!deadline)
+		deadline = INT64_MAX;
 	while (now_ms() < deadline && !start_signal) {
 		fd = sp_lab_connect(r->sock);
 		if (fd < 0) {
+			if (waitpid(pid, st, WNOHANG) == pid)
+				return -ECHILD;
 			usleep(100000);
 			continue;
 		}
@@ -191,8 +197,8 @@ static int write_state(const struct sp_lab_run *r, const struct sp_lab_info *inf
 	return ret;
 }
 
-int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
-	      const char *kernel_series)
+static int start_locked(const struct sp_lab_run *run, int64_t cpus,
+			uint64_t mem, int64_t timeout_s, const char *kernel_series)
 {
 	/* only which prepared kernel: spawn_vm fills in the rest */
 	const struct sp_lab_vm which = { .kernel_series = kernel_series };
@@ -206,21 +212,14 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
 	pid_t pid = -1;
 	int ret, st;
 
-	if (sp_lab_run_paths(&r)) {
-		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
-		return SP_EXIT_USAGE;
-	}
-	if (geteuid() != 0) {
-		sp_err("lab start: needs root: qemu shares / into the guest");
-		return SP_EXIT_ENV;
-	}
+	r = *run;
 	switch (sp_lab_probe(&r, &info)) {
 	case SP_LAB_UP:
 		sp_info("lab: already running (qemu pid %ld); 'slowpath lab stop' ends it",
 			info.pid);
 		return SP_EXIT_OK;
 	case SP_LAB_DEAD:
-		lab_report_dead(&r, &info);
+		lab_report_dead_locked(&r, &info);
 		break;
 	case SP_LAB_NONE:
 		break;
@@ -286,10 +285,10 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
 	} else {
 		sp_info("lab: booting (qemu pid %d, %lld vCPUs, %llu MiB; console log %s)",
 			(int)pid, (long long)cpus, (unsigned long long)(mem >> 20), console);
-		ret = wait_ready(&r, t0 + timeout_s * 1000);
+		ret = wait_ready(&r, timeout_s ? t0 + timeout_s * 1000 : 0, pid, &st);
 	}
 	if (ret) {
-		if (waitpid(pid, &st, WNOHANG) == pid)
+		if (ret == -ECHILD || waitpid(pid, &st, WNOHANG) == pid)
 			say_dead_start(r.xchg, console);
 		else if (ret == -ETIMEDOUT)
 			sp_err("lab start: the guest did not answer within %lld s "
@@ -307,27 +306,88 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
 	return SP_EXIT_OK;
 }
 
+/* The run folder's parent, made, and its lock taken: fd or -errno. */
+static int lock_run(const struct sp_lab_run *r, const char *what)
+{
+	char parent[PATH_MAX];
+	int busy, fd, ret;
+
+	snprintf(parent, sizeof(parent), "%s", r->dir);
+	*strrchr(parent, '/') = '\0';
+	ret = *parent ? mkdir_p(parent, 0755) : 0;
+	fd = ret ? ret : sp_lab_lock(r, 1, &busy);
+	if (fd < 0)
+		sp_err("lab %s: cannot lock %s: %s", what, r->lock,
+		       fd == -EPERM ? "not a regular file of root's" : strerror(-fd));
+	return fd;
+}
+
+/* One start or stop at a time on a run folder: a second start waits for
+ * the first and then finds its lab running (exit 0, "already running"). */
+int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
+	      const char *kernel_series)
+{
+	struct sp_lab_run r;
+	int lock, code;
+
+	if (sp_lab_run_paths(&r)) {
+		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
+		return SP_EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		sp_err("lab start: needs root: qemu shares / into the guest");
+		return SP_EXIT_ENV;
+	}
+	lock = lock_run(&r, "start");
+	if (lock < 0)
+		return SP_EXIT_RUNTIME;
+	code = start_locked(&r, cpus, mem, timeout_s, kernel_series);
+	close(lock);
+	return code;
+}
+
+static int stop_locked(const struct sp_lab_run *run);
+
 int lab_stop(void)
+{
+	struct sp_lab_run r;
+	int lock, code;
+
+	if (sp_lab_run_paths(&r)) {
+		sp_err("lab stop: SLOWPATH_LAB_RUN must be an absolute path");
+		return SP_EXIT_USAGE;
+	}
+	lock = lock_run(&r, "stop");
+	if (lock < 0)
+		return SP_EXIT_RUNTIME;
+	code = stop_locked(&r);
+	close(lock);
+	return code;
+}
+
+static int stop_locked(const struct sp_lab_run *run)
 {
 	struct sp_lab_run r;
 	struct sp_lab_info info;
 	enum sp_lab_life life;
 	int64_t up;
 
-	if (sp_lab_run_paths(&r)) {
-		sp_err("lab stop: SLOWPATH_LAB_RUN must be an absolute path");
-		return SP_EXIT_USAGE;
-	}
+	r = *run;
 	life = sp_lab_probe(&r, &info);
 	if (life == SP_LAB_NONE) {
 		sp_info("lab: none is running");
 		return SP_EXIT_OK;
 	}
 	if (life == SP_LAB_DEAD) {
-		lab_report_dead(&r, &info);
+		lab_report_dead_locked(&r, &info);
 		return SP_EXIT_OK;
 	}
-	sp_lab_stop_qemu(info.pid, r.sock, 5000);
+	if (sp_lab_stop_qemu(info.pid, r.sock, 5000) == -ESRCH) {
+		/* its socket answers: removing the files would orphan it */
+		sp_err("lab stop: %s answers, but qemu pid %ld is not the qemu "
+		       "serving it; nothing stopped or removed", r.sock, info.pid);
+		return SP_EXIT_RUNTIME;
+	}
 	sp_lab_cleanup(&r);
 	up = (int64_t)time(NULL) - info.started;
 	sp_info("lab: stopped (qemu pid %ld, up %lld min %lld s)", info.pid,
@@ -368,6 +428,8 @@ int lab_status(int quiet)
 		sp_err("lab status: SLOWPATH_LAB_RUN must be an absolute path");
 		return SP_EXIT_USAGE;
 	}
+	if (!lab_env_ok())
+		return SP_EXIT_USAGE;
 	life = sp_lab_probe(&r, &info);
 	if (life == SP_LAB_DEAD) {
 		/* even with --quiet: a dead lab is news */

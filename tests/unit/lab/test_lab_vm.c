@@ -103,6 +103,31 @@ static void test_argv_root_share_is_readonly(void **state)
 	sp_strv_free(&sv);
 }
 
+/* issue 23 item 15: qemu runs as root; a writable share passed through
+ * (security_model=none) let the guest's root make a setuid file of
+ * root's in --keep's folder on the host. */
+static void test_argv_keep_share_is_mapped(void **state)
+{
+	struct sp_strv sv = { 0 };
+	struct sp_lab_vm vm = run_vm();
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	vm.keep_dir = "/home/u/kept";
+	assert_int_equal(sp_lab_qemu_argv(&vm, &sv), 0);
+	for (i = 0; i < sv.n; i++) {
+		if (!strstr(sv.v[i], "mount_tag=labkeep"))
+			continue;
+		assert_null(strstr(sv.v[i], "security_model=none"));
+		assert_null(strstr(sv.v[i], "security_model=passthrough"));
+		assert_non_null(strstr(sv.v[i], ",security_model=mapped-xattr"));
+		seen++;
+	}
+	assert_int_equal(seen, 1);
+	sp_strv_free(&sv);
+}
+
 static void test_argv_shell_uses_stdio(void **state)
 {
 	struct sp_strv sv = { 0 };
@@ -218,6 +243,53 @@ static void test_job_script_survives_shell(void **state)
 	assert_string_equal(out, "a 'b' $c|unset|/b d|1|/root|/tmp\n");
 	free(out);
 	free(script);
+}
+
+/* issue 23 item 7: lab start's agent job carried its caller's
+ * SLOWPATH_* and the fixed set, which every later command inherited. */
+static void test_agent_job_carries_no_caller_env(void **state)
+{
+	char *argv[] = { "/usr/bin/slowpath", "lab", "agent", NULL };
+	char *envp[] = { "SLOWPATH_DEBUG=1", "BUILD=/b", "LANG=C", "EXTRA=1",
+			 NULL };
+	char *job = NULL;
+
+	(void)state;
+	assert_int_equal(sp_lab_job_script(SP_LAB_AGENT, "/", argv, envp,
+					   "EXTRA", &job), 0);
+	assert_null(strstr(job, "SLOWPATH_DEBUG"));
+	assert_null(strstr(job, "BUILD="));
+	assert_null(strstr(job, "LANG="));
+	assert_null(strstr(job, "EXTRA="));
+	assert_non_null(strstr(job, "export SLOWPATH_IN_LAB='1'"));
+	assert_non_null(strstr(job, "'lab' 'agent'"));
+	free(job);
+	/* lab run's one command still gets them */
+	assert_int_equal(sp_lab_job_script(SP_LAB_RUN, "/", argv, envp,
+					   "EXTRA", &job), 0);
+	assert_non_null(strstr(job, "export SLOWPATH_DEBUG='1'"));
+	assert_non_null(strstr(job, "export EXTRA='1'"));
+	free(job);
+}
+
+static void test_env_list_check(void **state)
+{
+	char bad[160];
+
+	(void)state;
+	assert_int_equal(sp_lab_env_list_check("FOO, BAR_1\tbaz", bad, sizeof(bad)), 0);
+	assert_int_equal(sp_lab_env_list_check("", bad, sizeof(bad)), 0);
+	assert_int_equal(sp_lab_env_list_check("FOO FOO-BAR", bad, sizeof(bad)), -EINVAL);
+	assert_string_equal(bad, "FOO-BAR");
+	assert_int_equal(sp_lab_env_list_check("LD_PRELOAD", bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(sp_lab_env_list_check("A PATH", bad, sizeof(bad)), -EINVAL);
+	assert_string_equal(bad, "PATH");
+	assert_int_equal(sp_lab_env_list_check("BASH_ENV", bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(sp_lab_env_list_check("SLOWPATH_LAB_TIME", bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(sp_lab_env_list_check("9X", bad, sizeof(bad)), -EINVAL);
+	assert_false(sp_lab_env_passes("LD_PRELOAD=/x.so", "LD_PRELOAD"));
+	assert_false(sp_lab_env_passes("BASH_ENV=/x", "BASH_ENV"));
+	assert_true(sp_lab_env_passes("FOO=1", "FOO"));
 }
 
 static void test_job_script_missing_cwd_fails(void **state)
@@ -351,11 +423,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_argv_tcg_no_nic_no_display),
 		cmocka_unit_test(test_argv_root_share_is_readonly),
+		cmocka_unit_test(test_argv_keep_share_is_mapped),
 		cmocka_unit_test(test_argv_shell_uses_stdio),
 		cmocka_unit_test(test_argv_rejects_bad_vm),
 		cmocka_unit_test(test_commas_in_paths_are_doubled),
 		cmocka_unit_test(test_env_passes),
 		cmocka_unit_test(test_job_script_survives_shell),
+		cmocka_unit_test(test_agent_job_carries_no_caller_env),
+		cmocka_unit_test(test_env_list_check),
 		cmocka_unit_test(test_job_script_missing_cwd_fails),
 		cmocka_unit_test(test_shell_rcfile_has_no_exec),
 		cmocka_unit_test(test_config_is_sourceable),
