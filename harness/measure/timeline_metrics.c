@@ -143,6 +143,18 @@ static int64_t first_state(const struct sp_timeline *tl, int dev,
 	return -1;
 }
 
+/* When the restore of a fault had ended. t_ms and took_ms come from a
+ * case JSON, each up to INT64_MAX: the sum saturates (undone "never")
+ * rather than overflow. */
+static int64_t restore_end_ms(const struct sp_tl_event *restored)
+{
+	int64_t end;
+
+	if (__builtin_add_overflow(restored->t_ms, restored->took_ms, &end))
+		return INT64_MAX;
+	return end;
+}
+
 void sp_tl_fault_metrics(const struct sp_timeline *tl,
 			 const struct sp_tl_event *ev, size_t n_ev,
 			 struct sp_tl_fault_metrics *out, size_t max,
@@ -170,8 +182,7 @@ void sp_tl_fault_metrics(const struct sp_timeline *tl,
 		dev = sp_tl_dev_index(tl, ev[i].dev);
 		/* a failure after the fault was undone is not its doing */
 		m->failover_ms = first_state(tl, dev, ev[i].t_ms, m->restored ?
-					     m->restored->t_ms +
-					     m->restored->took_ms : -1,
+					     restore_end_ms(m->restored) : -1,
 					     SP_TL_FAILED);
 		m->reinstate_ms = -1;
 		if (m->restored && m->failover_ms >= 0) {
