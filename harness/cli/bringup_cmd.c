@@ -92,17 +92,6 @@ static void on_signal(int sig)
 	sp_bringup_interrupted = 1;
 }
 
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static int exit_code(int ret)
 {
@@ -266,7 +255,7 @@ int cmd_up(int argc, char **argv)
 	o.tgtd_wait_s = (unsigned int)cli.tgtd_wait_s;
 	o.disk_wait_s = (unsigned int)cli.disk_wait_s;
 	random_tag(o.tag, sizeof(o.tag));
-	catch_signals();
+	sp_catch_stop_signals(on_signal);
 	t0 = sp_now_ns();
 	ret = sp_bringup_up(&sp_sys_real, &topo, &o, sp_state_dir(), err,
 			    sizeof(err));

@@ -28,4 +28,9 @@ int cmd_selector_build(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
 
+/* SIGINT, SIGTERM and SIGHUP to on_stop, without SA_RESTART: a command
+ * waiting on a child, a poll or a sleep wakes to stop and tear down what
+ * it set up. */
+void sp_catch_stop_signals(void (*on_stop)(int sig));
+
 #endif

@@ -166,16 +166,10 @@ static int wait_then_restore(const struct sp_fault *f, const char *id)
 {
 	static struct sp_state st;
 	char err[SP_BRINGUP_ERRLEN];
-	struct sigaction sa;
 	int64_t t0 = sp_now_ns(), next = t0 + f->flap_period_ns;
 	int down = 1;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sp_catch_stop_signals(on_signal);
 	while (!stop_waiting && sp_now_ns() - t0 < f->for_ns) {
 		usleep(50000);
 		if (f->how != SP_FAULT_FLAP || sp_now_ns() < next)

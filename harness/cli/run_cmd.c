@@ -106,17 +106,6 @@ static void on_signal(int sig)
 	sp_run_interrupted = 1;
 }
 
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: poll must wake */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 /* Runs are never mixed, and fio reads the job back from here as root:
  * an empty folder that only we could have written (common/outdir). */
@@ -432,7 +421,7 @@ int cmd_run(int argc, char **argv)
 	sp_info("%zu case%s on %s (%s, %s) into %s", sp_run_plan_count(&plan),
 		sp_run_plan_count(&plan) == 1 ? "" : "s", t.device, t.topology,
 		t.dm_name, out_dir);
-	catch_signals();
+	sp_catch_stop_signals(on_signal);	/* poll must wake */
 	sp_run_exec_init(&x, &st, sp_state_dir(), &ops);
 	ret = sp_run_matrix(&plan, &t, job_text, out_dir, &ops, &hooks, &sum);
 	sp_run_exec_fini(&x);

@@ -36,18 +36,6 @@ static void on_stop_signal(int sig)
 	build_stop = 1;
 }
 
-/* No SA_RESTART: the wait on make's output must wake to stop it. */
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static void usage(FILE *out)
 {
@@ -112,7 +100,8 @@ int cmd_selector_build(int argc, char **argv)
 		sp_err("selector build: %s", err);
 		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
 	}
-	catch_stop_signals();
+	/* the wait on make's output must wake to stop it */
+	sp_catch_stop_signals(on_stop_signal);
 	ret = sp_selector_build(file, &t, &build_stop, name, sizeof(name), err,
 				sizeof(err));
 	if (ret) {
