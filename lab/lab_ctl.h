@@ -85,16 +85,27 @@ int sp_lab_session(int fd, const struct sp_lab_req *req,
 		   const struct sp_lab_sink_ops *ops, int *code);
 
 /* The host's sink: streams to our fds 1 and 2, files under roots[i]
- * (each made with sp_outdir_check, its subfolders with sp_outdir_sub,
- * files with sp_outdir_create: nothing the guest names can lead a write
- * outside them or through a link). */
+ * (each checked by sp_outdir_check, made if missing; its subfolders
+ * ours, opened from it without following a link; files created fresh,
+ * O_EXCL: nothing the guest names can lead a write outside them or
+ * through a link, and a file already there is refused (-EEXIST), never
+ * replaced: an earlier result is never written over). */
+#define SP_LAB_MAX_ROOTS 4
+enum sp_lab_root_state {
+	SP_LAB_ROOT_UNSEEN,
+	SP_LAB_ROOT_ALL,	/* made by this session or empty: all ours */
+	SP_LAB_ROOT_ONE_NEW,	/* earlier results: only the new folder */
+};
 struct sp_lab_files {
 	char *const *roots;
 	size_t n_roots;
 	int fd;			/* the file being written, or -1 */
-	/* a file already there is refused (-EEXIST), not replaced: an
-	 * earlier result is never written over */
-	int no_replace;
+	/* a root with earlier results in it (results/ when run has no
+	 * --out) takes files only in the one folder this session made
+	 * there; set for commands that make one */
+	int one_new_folder;
+	enum sp_lab_root_state state[SP_LAB_MAX_ROOTS];
+	char claimed[SP_LAB_MAX_ROOTS][NAME_MAX + 1];
 	unsigned int written, failed;
 	/* the caller's signal flag: forwarded once per change, then 0;
 	 * the third gives up on the command (it may still run there) */

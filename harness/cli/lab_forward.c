@@ -178,6 +178,9 @@ int lab_forward_run(char **argv, char *const *sync)
 	sigaction(SIGHUP, &sa, &old[2]);
 	signal(SIGPIPE, SIG_IGN);
 	sp_lab_files_init(&files, sync, &fwd_signal);
+	/* run and reproduce without --out make one folder in results/ or
+	 * build/reproduce/: the earlier ones there are not the guest's */
+	files.one_new_folder = 1;
 	sp_lab_host_sink(&ops, &files);
 	ret = sp_lab_session(fd, &req, &ops, &code);
 	sp_lab_files_close(&files);
