@@ -1,6 +1,7 @@
 /* The host's side of the running lab: see lab_ctl.h. */
 #include "lab/lab_ctl.h"
 
+#include "common/exitcodes.h"
 #include "common/file.h"
 #include "common/log.h"
 #include "common/outdir.h"
@@ -498,6 +499,16 @@ static int sink_take_signal(void *ctx)
 			return -1;
 	}
 	return s;
+}
+
+int sp_lab_files_verdict(const struct sp_lab_files *f, int code)
+{
+	/* they die with the guest's RAM: a result lost is a failure */
+	if (!f->failed)
+		return code;
+	sp_err("lab: %u file%s could not be copied back to this host (said "
+	       "above why)", f->failed, f->failed == 1 ? "" : "s");
+	return SP_EXIT_RUNTIME;
 }
 
 void sp_lab_host_sink(struct sp_lab_sink_ops *ops, struct sp_lab_files *f)

@@ -116,5 +116,8 @@ void sp_lab_files_init(struct sp_lab_files *f, char *const *roots,
 		       volatile sig_atomic_t *signal);
 void sp_lab_files_close(struct sp_lab_files *f);
 void sp_lab_host_sink(struct sp_lab_sink_ops *ops, struct sp_lab_files *f);
+/* The forwarded command's exit code, or 3 (one line says so) when a
+ * file it wrote could not be copied back: it dies with the guest. */
+int sp_lab_files_verdict(const struct sp_lab_files *f, int code);
 
 #endif

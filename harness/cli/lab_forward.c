@@ -207,10 +207,7 @@ int lab_forward_run(char **argv, char *const *sync)
 		sp_err("lab: talking to the lab: %s", strerror(-ret));
 		return SP_EXIT_RUNTIME;
 	}
-	if (files.failed)
-		sp_warn("lab: %u file%s could not be copied back to this host",
-			files.failed, files.failed == 1 ? "" : "s");
-	return code;
+	return sp_lab_files_verdict(&files, code);
 }
 
 int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),

@@ -333,6 +333,50 @@ static void test_copy_back_keeps_earlier_results(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* issue 23 item 3: results/ a symlink: the guest's command exits 0, its
+ * files cannot be copied back, and the verdict is exit 3, not 0. */
+static void test_copy_back_failure_is_exit_3(void **state)
+{
+	char tmpl[] = "/tmp/sp-labctl-XXXXXX", root[64], path[160];
+	char *argv[] = { "run", NULL }, *none[] = { NULL }, cwd[] = "/";
+	char *roots[] = { root, NULL };
+	struct sp_lab_req req = { .cwd = cwd, .argv = argv, .env = none,
+				  .sync = roots };
+	struct sp_lab_sink_ops ops;
+	struct sp_lab_files f;
+	unsigned char code_be[4], *enc;
+	size_t n;
+	int sv[2], code = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(path, sizeof(path), "%s/elsewhere", tmpl);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(root, sizeof(root), "%s/results", tmpl);
+	assert_int_equal(symlink("elsewhere", root), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(sp_lab_file_encode(0, 0644, "run1/report.md", &enc, &n), 0);
+	guest_says(sv[1], SP_LAB_F_FILE, enc, n);
+	free(enc);
+	guest_says(sv[1], SP_LAB_F_DATA, "r", 1);
+	sp_lab_exit_encode(0, code_be);
+	guest_says(sv[1], SP_LAB_F_EXIT, code_be, 4);
+	sp_lab_files_init(&f, roots, NULL);
+	f.one_new_folder = 1;
+	sp_lab_host_sink(&ops, &f);
+	assert_int_equal(sp_lab_session(sv[0], &req, &ops, &code), 0);
+	sp_lab_files_close(&f);
+	assert_int_equal(code, 0);
+	assert_int_equal(f.failed, 1);
+	assert_int_equal(sp_lab_files_verdict(&f, code), 3);
+	f.failed = 0;
+	assert_int_equal(sp_lab_files_verdict(&f, 5), 5);
+	close(sv[0]);
+	close(sv[1]);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(path), 0);
+}
+
 static void test_info_round_trip(void **state)
 {
 	struct sp_lab_info in = { .pid = 4242, .started = 1790000000,
@@ -362,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_session_sends_request_and_signal),
 		cmocka_unit_test(test_host_sink_stays_in_its_folder),
 		cmocka_unit_test(test_copy_back_keeps_earlier_results),
+		cmocka_unit_test(test_copy_back_failure_is_exit_3),
 		cmocka_unit_test(test_info_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
