@@ -41,6 +41,15 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 	return 0;
 }
 
+int sp_lab_run_check(const struct sp_lab_run *r, char *err, size_t errlen)
+{
+	/* the folders above it are checked first; a folder still missing
+	 * holds nothing to trust yet (lab start makes it, then checks) */
+	int ret = sp_outdir_check(r->dir, 0, err, errlen);
+
+	return ret == -ENOENT ? 0 : ret;
+}
+
 int sp_lab_info_format(const struct sp_lab_info *in, char *buf, size_t len)
 {
 	int n = snprintf(buf, len,

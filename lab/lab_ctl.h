@@ -37,6 +37,12 @@ struct sp_lab_info {
  * 0 or -EINVAL (a relative or too long $SLOWPATH_LAB_RUN). */
 int sp_lab_run_paths(struct sp_lab_run *r);
 
+/* Its folder by the output-folder rules (common/outdir.h): a lab's pid
+ * file, socket and exchange share are trusted only in a folder nobody
+ * else could have planted them in (a 0777 one let a user play the
+ * guest). 0 (also when missing), or -errno with err one line. */
+int sp_lab_run_check(const struct sp_lab_run *r, char *err, size_t errlen);
+
 /* Pure: the info file's text and back ("key value" lines). */
 int sp_lab_info_format(const struct sp_lab_info *in, char *buf, size_t len);
 int sp_lab_info_parse(const char *text, struct sp_lab_info *out);

@@ -5,6 +5,7 @@
 #include "common/exitcodes.h"
 #include "common/file.h"
 #include "common/log.h"
+#include "common/outdir.h"
 #include "harness/cli/lab_cli.h"
 #include "lab/lab_ctl.h"
 #include "lab/lab_vm.h"
@@ -82,6 +83,16 @@ static int has_prefix_arg(int argc, char **argv, const char *prefix)
 		if (!strncmp(argv[i], prefix, strlen(prefix)))
 			return 1;
 	return 0;
+}
+
+int lab_run_trusted(const struct sp_lab_run *r, const char *who)
+{
+	char err[SP_OUTDIR_ERRLEN];
+
+	if (!sp_lab_run_check(r, err, sizeof(err)))
+		return 0;
+	sp_err("%s: the lab's folder (SLOWPATH_LAB_RUN) is not used: %s", who, err);
+	return -EPERM;
 }
 
 void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
@@ -243,6 +254,10 @@ int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
 	if (sp_lab_run_paths(&r)) {
 		sp_err("SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
 		*code = SP_EXIT_USAGE;
+		return 1;
+	}
+	if (lab_run_trusted(&r, argv[0])) {
+		*code = SP_EXIT_ENV;
 		return 1;
 	}
 	switch (sp_lab_probe(&r, &info)) {

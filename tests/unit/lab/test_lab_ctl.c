@@ -377,6 +377,39 @@ static void test_copy_back_failure_is_exit_3(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* issue 23 item 6: SLOWPATH_LAB_RUN by the output-folder rules. */
+static void test_run_folder_is_checked(void **state)
+{
+	char tmpl[] = "/tmp/sp-labctl-XXXXXX", dir[64], link[64], err[512];
+	struct sp_lab_run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(dir, sizeof(dir), "%s/lab", tmpl);
+	setenv("SLOWPATH_LAB_RUN", dir, 1);
+	assert_int_equal(sp_lab_run_paths(&r), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), 0); /* missing */
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "0777"));
+	assert_int_equal(chmod(dir, 0700), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(chown(dir, 65534, 65534), 0);
+		assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -EPERM);
+		assert_non_null(strstr(err, "uid 65534"));
+	}
+	snprintf(link, sizeof(link), "%s/link", tmpl);
+	assert_int_equal(symlink("lab", link), 0);
+	setenv("SLOWPATH_LAB_RUN", link, 1);
+	assert_int_equal(sp_lab_run_paths(&r), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -ELOOP);
+	unsetenv("SLOWPATH_LAB_RUN");
+	snprintf(dir, sizeof(dir), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(dir), 0);
+}
+
 static void test_info_round_trip(void **state)
 {
 	struct sp_lab_info in = { .pid = 4242, .started = 1790000000,
@@ -407,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_host_sink_stays_in_its_folder),
 		cmocka_unit_test(test_copy_back_keeps_earlier_results),
 		cmocka_unit_test(test_copy_back_failure_is_exit_3),
+		cmocka_unit_test(test_run_folder_is_checked),
 		cmocka_unit_test(test_info_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
