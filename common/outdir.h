@@ -18,7 +18,12 @@ enum {
 
 #define SP_OUTDIR_ERRLEN 512
 
-/* 0, or -errno with err = "PATH: why" (one line): -ELOOP a symlink,
+/* Every folder above the last part too, links resolved: each owned by
+ * root or us and writable by nobody else unless sticky (/tmp), and a
+ * link on the way only when root or we own it; else whoever controls
+ * it could swap what follows for a link between our check and our
+ * writes by path.
+ * 0, or -errno with err = "PATH: why" (one line): -ELOOP a symlink,
  * -ENOTDIR not a folder, -EPERM owned by someone else or writable by
  * group/others, -EEXIST not empty. */
 int sp_outdir_check(const char *path, unsigned int flags, char *err,

@@ -25,7 +25,11 @@
 /* What a file's mtime may lag the command's start by and still count
  * as written by it: the guest's clock steps at 1 s granularity in
  * places (9p's lower layer keeps the host's times). */
-#define SYNC_SLACK_S 2
+/* A file's time comes from the kernel's coarse clock, a tick or so
+ * behind clock_gettime: this much earlier still counts as "since". Not
+ * whole seconds: the host refuses an earlier run's files, and a run
+ * started right after another would send those back (and fail). */
+#define SYNC_SLACK_NS 50000000L
 #define SYNC_MAX_DEPTH 15
 
 int sp_lab_find_port(const char *name, char *out, size_t len)
@@ -104,7 +108,7 @@ static int send_file(int port, unsigned int root, const char *path,
 /* Sends what under base/rel changed since `since`; folders that did not
  * change are not entered (the host's old results stay where they are). */
 static int sync_walk(int port, unsigned int root, const char *base,
-		     const char *rel, int depth, time_t since)
+		     const char *rel, int depth, const struct timespec *since)
 {
 	char path[PATH_MAX], sub[PATH_MAX];
 	struct dirent *de;
@@ -125,7 +129,9 @@ static int sync_walk(int port, unsigned int root, const char *base,
 				     *rel ? "/" : "", de->d_name) >= sizeof(sub))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    st.st_mtime < since)
+		    st.st_mtim.tv_sec < since->tv_sec ||
+		    (st.st_mtim.tv_sec == since->tv_sec &&
+		     st.st_mtim.tv_nsec < since->tv_nsec))
 			continue;
 		if (!sp_lab_relpath_ok(sub)) {
 			say(port, "lab: not copied back (name): %s/%s\n", base, sub);
@@ -268,12 +274,18 @@ static int run_request(int port, const struct sp_lab_req *req,
 			 SP_PROC_DEFAULT_SIGNALS | SP_PROC_CLOSE_FDS,
 		.dir = req->cwd,
 	};
-	time_t since = time(NULL) - SYNC_SLACK_S;
+	struct timespec since;
 	unsigned char code_be[4];
 	struct sp_proc p;
 	int ret, code, lost = 0, reaped = 0;
 	size_t i;
 
+	clock_gettime(CLOCK_REALTIME, &since);
+	since.tv_nsec -= SYNC_SLACK_NS;
+	if (since.tv_nsec < 0) {
+		since.tv_nsec += 1000000000L;
+		since.tv_sec--;
+	}
 	sp_proc_init(&p);
 	ret = sp_lab_agent_env(guest_env.v, req, &env);
 	o.env = (const char *const *)env.v;
@@ -321,7 +333,7 @@ static int run_request(int port, const struct sp_lab_req *req,
 		sp_proc_wait(&p, NULL);
 	code = p.status;
 	for (i = 0; req->sync[i]; i++)
-		sync_walk(port, (unsigned int)i, req->sync[i], "", 0, since);
+		sync_walk(port, (unsigned int)i, req->sync[i], "", 0, &since);
 done:
 	sp_proc_release(&p);
 	sp_strv_free(&env);

@@ -1,11 +1,13 @@
 /* The host's side of the running lab: see lab_ctl.h. */
 #include "lab/lab_ctl.h"
 
+#include "common/exitcodes.h"
 #include "common/file.h"
 #include "common/log.h"
 #include "common/outdir.h"
 #include "lab/lab_proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -82,6 +84,15 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 	snprintf(r->xchg, sizeof(r->xchg), "%s/xchg", r->dir);
 	snprintf(r->lock, sizeof(r->lock), "%s.lock", r->dir);
 	return 0;
+}
+
+int sp_lab_run_check(const struct sp_lab_run *r, char *err, size_t errlen)
+{
+	/* the folders above it are checked first; a folder still missing
+	 * holds nothing to trust yet (lab start makes it, then checks) */
+	int ret = sp_outdir_check(r->dir, 0, err, errlen);
+
+	return ret == -ENOENT ? 0 : ret;
 }
 
 int sp_lab_info_format(const struct sp_lab_info *in, char *buf, size_t len)
@@ -445,7 +456,8 @@ void sp_lab_files_init(struct sp_lab_files *f, char *const *roots,
 {
 	memset(f, 0, sizeof(*f));
 	f->roots = roots;
-	while (roots && roots[f->n_roots])
+	/* folders past the last we keep rules for get nothing */
+	while (roots && roots[f->n_roots] && f->n_roots < SP_LAB_MAX_ROOTS)
 		f->n_roots++;
 	f->fd = -1;
 	f->signal = signal;
@@ -466,42 +478,134 @@ static int sink_stream(void *ctx, int which, const void *p, size_t n)
 	return 0;
 }
 
-/* root/a/b/c: root made if missing and checked, a and b made with
- * sp_outdir_sub (no links, ours alone), c created fresh. */
-static int open_under(const char *root, uint32_t mode, const char *rel,
-		      int no_replace)
+/* 1 when the folder fd has nothing in it; fd stays open. */
+static int dir_is_empty(int fd)
 {
-	struct stat st;
-	char dir[PATH_MAX], next[PATH_MAX], part[256], err[SP_OUTDIR_ERRLEN];
-	const char *p = rel, *slash;
-	int ret;
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+	struct dirent *e;
+	int empty = 1;
 
-	if (strlen(root) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	strcpy(dir, root);
-	ret = sp_outdir_check(dir, SP_OUTDIR_CREATE, err, sizeof(err));
-	while (!ret && (slash = strchr(p, '/'))) {
-		snprintf(part, sizeof(part), "%.*s", (int)(slash - p), p);
-		ret = sp_outdir_sub(dir, part, next, sizeof(next), err,
-				    sizeof(err));
-		if (!ret)
-			memcpy(dir, next, sizeof(dir));
-		p = slash + 1;
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return 0;
 	}
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+/* The root's rules, settled at its first file: a root this session
+ * made, or found empty, is all the command's; in one with earlier
+ * results (results/ without --out) only the one new folder the command
+ * made is, and nothing directly in the root. */
+static int root_open(struct sp_lab_files *f, unsigned int i)
+{
+	char err[SP_OUTDIR_ERRLEN];
+	const char *root = f->roots[i];
+	struct stat st;
+	int missing = lstat(root, &st) && errno == ENOENT, fd, ret;
+
+	ret = sp_outdir_check(root, SP_OUTDIR_CREATE, err, sizeof(err));
 	if (ret) {
 		sp_warn("lab: not copied back: %s", err);
 		return ret;
 	}
-	if ((size_t)snprintf(next, sizeof(next), "%s/%s", dir, p) >= sizeof(next))
-		return -ENAMETOOLONG;
-	if (no_replace && !lstat(next, &st)) {
-		sp_warn("lab: not copied back: %s exists already", next);
-		return -EEXIST;
-	}
-	ret = sp_outdir_create(next, (mode & 0755) | 0600);
-	if (ret < 0)
-		sp_warn("lab: not copied back: %s: %s", next, strerror(-ret));
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (f->state[i] == SP_LAB_ROOT_UNSEEN)
+		f->state[i] = !f->one_new_folder || missing ||
+			      dir_is_empty(fd) ? SP_LAB_ROOT_ALL :
+			      SP_LAB_ROOT_ONE_NEW;
+	return fd;
+}
+
+/* dir's folder name, made if missing; in is closed. An fd or -errno. */
+static int sub_open(int in, const char *name, int must_be_new)
+{
+	struct stat st;
+	int fd, ret = 0;
+
+	if (mkdirat(in, name, 0755) && (errno != EEXIST || must_be_new))
+		ret = -errno;
+	fd = ret ? ret : openat(in, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				O_CLOEXEC);
+	if (!ret && fd < 0)
+		ret = -errno;
+	/* one we made, or one made in a folder of ours this session */
+	if (!ret && (fstat(fd, &st) || st.st_uid != geteuid() ||
+		     (st.st_mode & (S_IWGRP | S_IWOTH))))
+		ret = -EPERM;
+	close(in);
+	if (ret && fd >= 0)
+		close(fd);
+	return ret ? ret : fd;
+}
+
+static int refuse(const char *root, const char *rel, int ret, const char *why)
+{
+	sp_warn("lab: not copied back: %s/%s: %s", root, rel, why ? why :
+		ret == -ELOOP ? "a symbolic link is on the way" : strerror(-ret));
 	return ret;
+}
+
+/* root/a/b/c: the root checked by the outdir rules, a and b folders of
+ * ours (made if missing; a link is never followed), c created fresh and
+ * never over anything. */
+static int open_under(struct sp_lab_files *f, unsigned int i, uint32_t mode,
+		      const char *rel)
+{
+	const char *root = f->roots[i], *p = rel, *slash;
+	char part[NAME_MAX + 1];
+	int dir, fd, top;
+
+	if (!sp_lab_relpath_ok(rel))
+		return refuse(root, rel, -EINVAL, "not a plain relative name");
+	dir = root_open(f, i);
+	if (dir < 0)
+		return dir;
+	for (top = 1; (slash = strchr(p, '/')); p = slash + 1, top = 0) {
+		snprintf(part, sizeof(part), "%.*s", (int)(slash - p), p);
+		if (top && f->state[i] == SP_LAB_ROOT_ONE_NEW &&
+		    f->claimed[i][0] && strcmp(part, f->claimed[i])) {
+			close(dir);
+			return refuse(root, rel, -EPERM, "not in the folder this "
+				      "command made (an earlier result stays as it is)");
+		}
+		dir = sub_open(dir, part, top && f->state[i] == SP_LAB_ROOT_ONE_NEW &&
+			       !f->claimed[i][0]);
+		if (dir == -EEXIST)
+			return refuse(root, rel, dir, "an earlier result's folder; "
+				      "nothing is copied into it");
+		if (dir < 0)
+			return refuse(root, rel, dir, NULL);
+		if (top && f->state[i] == SP_LAB_ROOT_ONE_NEW && !f->claimed[i][0])
+			snprintf(f->claimed[i], sizeof(f->claimed[i]), "%s", part);
+	}
+	if (top && f->state[i] == SP_LAB_ROOT_ONE_NEW) {
+		close(dir);
+		return refuse(root, rel, -EPERM, "beside earlier results, not in "
+			      "the folder this command made");
+	}
+	fd = openat(dir, p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    (mode & 0755) | 0600);
+	if (fd < 0)
+		fd = -errno;
+	close(dir);
+	if (fd == -EEXIST)
+		return refuse(root, rel, fd, "exists already; an earlier result "
+			      "is never replaced");
+	if (fd < 0)
+		return refuse(root, rel, fd, NULL);
+	if (fchmod(fd, (mode & 0755) | 0600)) {
+		close(fd);
+		return refuse(root, rel, -errno, NULL);
+	}
+	return fd;
 }
 
 static int sink_file_open(void *ctx, unsigned int root, uint32_t mode,
@@ -515,7 +619,7 @@ static int sink_file_open(void *ctx, unsigned int root, uint32_t mode,
 		f->failed++;
 		return -EINVAL;
 	}
-	fd = open_under(f->roots[root], mode, relpath, f->no_replace);
+	fd = open_under(f, root, mode, relpath);
 	if (fd < 0) {
 		f->failed++;
 		return fd;
@@ -555,6 +659,16 @@ static int sink_take_signal(void *ctx)
 			return -1;
 	}
 	return s;
+}
+
+int sp_lab_files_verdict(const struct sp_lab_files *f, int code)
+{
+	/* they die with the guest's RAM: a result lost is a failure */
+	if (!f->failed)
+		return code;
+	sp_err("lab: %u file%s could not be copied back to this host (said "
+	       "above why)", f->failed, f->failed == 1 ? "" : "s");
+	return SP_EXIT_RUNTIME;
 }
 
 void sp_lab_host_sink(struct sp_lab_sink_ops *ops, struct sp_lab_files *f)

@@ -39,6 +39,12 @@ struct sp_lab_info {
  * "..", or too long $SLOWPATH_LAB_RUN). */
 int sp_lab_run_paths(struct sp_lab_run *r);
 
+/* Its folder by the output-folder rules (common/outdir.h): a lab's pid
+ * file, socket and exchange share are trusted only in a folder nobody
+ * else could have planted them in (a 0777 one let a user play the
+ * guest). 0 (also when missing), or -errno with err one line. */
+int sp_lab_run_check(const struct sp_lab_run *r, char *err, size_t errlen);
+
 /* Pure: the info file's text and back ("key value" lines). */
 int sp_lab_info_format(const struct sp_lab_info *in, char *buf, size_t len);
 int sp_lab_info_parse(const char *text, struct sp_lab_info *out);
@@ -96,16 +102,27 @@ int sp_lab_session(int fd, const struct sp_lab_req *req,
 		   const struct sp_lab_sink_ops *ops, int *code);
 
 /* The host's sink: streams to our fds 1 and 2, files under roots[i]
- * (each made with sp_outdir_check, its subfolders with sp_outdir_sub,
- * files with sp_outdir_create: nothing the guest names can lead a write
- * outside them or through a link). */
+ * (each checked by sp_outdir_check, made if missing; its subfolders
+ * ours, opened from it without following a link; files created fresh,
+ * O_EXCL: nothing the guest names can lead a write outside them or
+ * through a link, and a file already there is refused (-EEXIST), never
+ * replaced: an earlier result is never written over). */
+#define SP_LAB_MAX_ROOTS 4
+enum sp_lab_root_state {
+	SP_LAB_ROOT_UNSEEN,
+	SP_LAB_ROOT_ALL,	/* made by this session or empty: all ours */
+	SP_LAB_ROOT_ONE_NEW,	/* earlier results: only the new folder */
+};
 struct sp_lab_files {
 	char *const *roots;
 	size_t n_roots;
 	int fd;			/* the file being written, or -1 */
-	/* a file already there is refused (-EEXIST), not replaced: an
-	 * earlier result is never written over */
-	int no_replace;
+	/* a root with earlier results in it (results/ when run has no
+	 * --out) takes files only in the one folder this session made
+	 * there; set for commands that make one */
+	int one_new_folder;
+	enum sp_lab_root_state state[SP_LAB_MAX_ROOTS];
+	char claimed[SP_LAB_MAX_ROOTS][NAME_MAX + 1];
 	unsigned int written, failed;
 	/* the caller's signal flag: forwarded once per change, then 0;
 	 * the third gives up on the command (it may still run there) */
@@ -116,5 +133,8 @@ void sp_lab_files_init(struct sp_lab_files *f, char *const *roots,
 		       volatile sig_atomic_t *signal);
 void sp_lab_files_close(struct sp_lab_files *f);
 void sp_lab_host_sink(struct sp_lab_sink_ops *ops, struct sp_lab_files *f);
+/* The forwarded command's exit code, or 3 (one line says so) when a
+ * file it wrote could not be copied back: it dies with the guest. */
+int sp_lab_files_verdict(const struct sp_lab_files *f, int code);
 
 #endif

@@ -103,7 +103,6 @@ int sp_lab_keep_copy(const char *src, const char *dest,
 	if (fd < 0)
 		return -errno;
 	sp_lab_files_init(&w.files, roots, NULL);
-	w.files.no_replace = 1;
 	sp_lab_host_sink(&w.ops, &w.files);
 	walk_dir(&w, fd, "", 0);
 	sp_lab_files_close(&w.files);

@@ -107,6 +107,9 @@ void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
  * holds it). */
 void lab_report_dead_locked(const struct sp_lab_run *r,
 			    const struct sp_lab_info *info);
+/* 0, or -EPERM after one line naming who and why: the run folder fails
+ * the output-folder rules (sp_lab_run_check); callers exit 2. */
+int lab_run_trusted(const struct sp_lab_run *r, const char *who);
 
 /* 1 when `slowpath doctor --native` would say yes. */
 int sp_cli_native_ok(void);

@@ -5,6 +5,7 @@
 #include "common/exitcodes.h"
 #include "common/file.h"
 #include "common/log.h"
+#include "common/outdir.h"
 #include "harness/cli/lab_cli.h"
 #include "lab/lab_ctl.h"
 #include "lab/lab_vm.h"
@@ -82,6 +83,16 @@ static int has_prefix_arg(int argc, char **argv, const char *prefix)
 		if (!strncmp(argv[i], prefix, strlen(prefix)))
 			return 1;
 	return 0;
+}
+
+int lab_run_trusted(const struct sp_lab_run *r, const char *who)
+{
+	char err[SP_OUTDIR_ERRLEN];
+
+	if (!sp_lab_run_check(r, err, sizeof(err)))
+		return 0;
+	sp_err("%s: the lab's folder (SLOWPATH_LAB_RUN) is not used: %s", who, err);
+	return -EPERM;
 }
 
 void lab_report_dead_locked(const struct sp_lab_run *r,
@@ -216,6 +227,9 @@ int lab_forward_run(char **argv, char *const *sync)
 	sigaction(SIGHUP, &sa, &old[2]);
 	signal(SIGPIPE, SIG_IGN);
 	sp_lab_files_init(&files, sync, &fwd_signal);
+	/* run and reproduce without --out make one folder in results/ or
+	 * build/reproduce/: the earlier ones there are not the guest's */
+	files.one_new_folder = 1;
 	sp_lab_host_sink(&ops, &files);
 	ret = sp_lab_session(fd, &req, &ops, &code);
 	sp_lab_files_close(&files);
@@ -242,10 +256,7 @@ int lab_forward_run(char **argv, char *const *sync)
 		sp_err("lab: talking to the lab: %s", strerror(-ret));
 		return SP_EXIT_RUNTIME;
 	}
-	if (files.failed)
-		sp_warn("lab: %u file%s could not be copied back to this host",
-			files.failed, files.failed == 1 ? "" : "s");
-	return code;
+	return sp_lab_files_verdict(&files, code);
 }
 
 int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
@@ -281,6 +292,10 @@ int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
 	if (sp_lab_run_paths(&r)) {
 		sp_err("SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
 		*code = SP_EXIT_USAGE;
+		return 1;
+	}
+	if (lab_run_trusted(&r, argv[0])) {
+		*code = SP_EXIT_ENV;
 		return 1;
 	}
 	switch (sp_lab_probe(&r, &info)) {

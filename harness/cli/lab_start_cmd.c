@@ -238,6 +238,8 @@ static int start_locked(const struct sp_lab_run *run, int64_t cpus,
 		return SP_EXIT_USAGE;
 	}
 	ret = mkdir_p(r.dir, 0700);
+	if (!ret && lab_run_trusted(&r, "lab start"))
+		return SP_EXIT_ENV;
 	if (!ret)
 		ret = mkdir(r.xchg, 0700) && errno != EEXIST ? -errno : 0;
 	if (!ret)
@@ -334,6 +336,8 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
 		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
 		return SP_EXIT_USAGE;
 	}
+	if (lab_run_trusted(&r, "lab start"))
+		return SP_EXIT_ENV;
 	if (geteuid() != 0) {
 		sp_err("lab start: needs root: qemu shares / into the guest");
 		return SP_EXIT_ENV;
@@ -357,6 +361,8 @@ int lab_stop(void)
 		sp_err("lab stop: SLOWPATH_LAB_RUN must be an absolute path");
 		return SP_EXIT_USAGE;
 	}
+	if (lab_run_trusted(&r, "lab stop"))
+		return SP_EXIT_ENV;
 	lock = lock_run(&r, "stop");
 	if (lock < 0)
 		return SP_EXIT_RUNTIME;
@@ -430,6 +436,8 @@ int lab_status(int quiet)
 	}
 	if (!lab_env_ok())
 		return SP_EXIT_USAGE;
+	if (lab_run_trusted(&r, "lab status"))
+		return SP_EXIT_ENV;
 	life = sp_lab_probe(&r, &info);
 	if (life == SP_LAB_DEAD) {
 		/* even with --quiet: a dead lab is news */

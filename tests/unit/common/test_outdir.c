@@ -129,6 +129,59 @@ static void files_are_fresh_and_never_followed(void **state)
 	assert_int_equal(sp_outdir_create(dir, 0644), -EISDIR);
 }
 
+/* issue 23 item 13: not only the last part. A link or a folder on the
+ * way that someone else controls could send root's writes elsewhere. */
+static void every_part_of_the_path_is_checked(void **state)
+{
+	char real[128], path[256], link[128], out[256];
+	struct stat st;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();	/* other owners: only root can make them */
+	snprintf(real, sizeof(real), "%s/real", dir);
+	assert_int_equal(mkdir(real, 0755), 0);
+	/* a user's link as a parent: refused, nothing made behind it */
+	snprintf(link, sizeof(link), "%s/results", dir);
+	assert_int_equal(symlink("real", link), 0);
+	assert_int_equal(lchown(link, 65534, 65534), 0);
+	snprintf(path, sizeof(path), "%s/run1", link);
+	assert_int_equal(sp_outdir_check(path, SP_OUTDIR_CREATE, err,
+					 sizeof(err)), -ELOOP);
+	assert_non_null(strstr(err, "uid 65534"));
+	snprintf(out, sizeof(out), "%s/run1", real);
+	assert_int_equal(lstat(out, &st), -1);
+	snprintf(path, sizeof(path), "%s/a/b", link);
+	assert_int_equal(sp_outdir_check(path, SP_OUTDIR_CREATE, err,
+					 sizeof(err)), -ELOOP);
+	/* relative to a cwd, too */
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(sp_outdir_check("results/run1", SP_OUTDIR_CREATE, err,
+					 sizeof(err)), -ELOOP);
+	/* root's own link is root's choice (/var/run -> /run) */
+	assert_int_equal(lchown(link, 0, 0), 0);
+	assert_int_equal(sp_outdir_check("results/run1", SP_OUTDIR_CREATE, err,
+					 sizeof(err)), 0);
+	assert_int_equal(chdir("/"), 0);
+	assert_int_equal(lstat(out, &st), 0);
+	/* a folder on the way someone else owns, or anyone may write */
+	assert_int_equal(chown(real, 65534, 65534), 0);
+	assert_int_equal(sp_outdir_check(out, 0, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "on the way"));
+	snprintf(path, sizeof(path), "%s/run1", link);
+	assert_int_equal(sp_outdir_check(path, 0, err, sizeof(err)), -EPERM);
+	assert_int_equal(chown(real, 0, 0), 0);
+	assert_int_equal(chmod(real, 0777), 0);
+	assert_int_equal(sp_outdir_check(out, 0, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "0777"));
+	/* sticky, like /tmp: nobody may rename what root owns there */
+	assert_int_equal(chmod(real, 01777), 0);
+	assert_int_equal(sp_outdir_check(out, 0, err, sizeof(err)), 0);
+	assert_int_equal(sp_outdir_check("/tmp", 0, err, sizeof(err)), -EPERM);
+	assert_int_equal(chmod(real, 0755), 0);
+	assert_int_equal(sp_outdir_check(out, 0, err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +189,7 @@ int main(void)
 		T(ours_and_private_is_accepted),
 		T(planted_or_shared_folders_are_refused),
 		T(files_are_fresh_and_never_followed),
+		T(every_part_of_the_path_is_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -244,6 +244,172 @@ static void test_host_sink_stays_in_its_folder(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+static void put_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void assert_file_says(const char *path, const char *text)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, sizeof(buf) - 1) >= 0);
+	close(fd);
+	assert_string_equal(buf, text);
+}
+
+static int copy_back(struct sp_lab_sink_ops *ops, const char *rel,
+		     const char *text)
+{
+	int ret = ops->file_open(ops->ctx, 0, 0644, rel);
+
+	ops->file_data(ops->ctx, text, strlen(text));
+	return ret;
+}
+
+/* issue 23 item 2: results/ holds an earlier run; the guest may fill the
+ * one new folder its command made there, and nothing else. */
+static void test_copy_back_keeps_earlier_results(void **state)
+{
+	char tmpl[] = "/tmp/sp-labctl-XXXXXX", root[64], path[160];
+	char *roots[] = { root, NULL };
+	struct sp_lab_sink_ops ops;
+	struct sp_lab_files f;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(root, sizeof(root), "%s/results", tmpl);
+	assert_int_equal(mkdir(root, 0755), 0);
+	snprintf(path, sizeof(path), "%s/old", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/old/report.md", root);
+	put_file(path, "old");
+	sp_lab_files_init(&f, roots, NULL);
+	f.one_new_folder = 1;
+	sp_lab_host_sink(&ops, &f);
+	/* an earlier run's file replaced, one planted beside it or in the
+	 * root itself: all refused, nothing changed */
+	assert_int_equal(copy_back(&ops, "old/report.md", "new"), -EEXIST);
+	assert_file_says(path, "old");
+	assert_true(copy_back(&ops, "old/planted.json", "x") < 0);
+	snprintf(path, sizeof(path), "%s/old/planted.json", root);
+	assert_int_equal(lstat(path, &st), -1);
+	assert_true(copy_back(&ops, "stray.txt", "x") < 0);
+	snprintf(path, sizeof(path), "%s/stray.txt", root);
+	assert_int_equal(lstat(path, &st), -1);
+	/* the command's own new folder: filled, but never twice */
+	assert_int_equal(copy_back(&ops, "new/cases/a.json", "a"), 0);
+	assert_int_equal(copy_back(&ops, "new/report.md", "r"), 0);
+	assert_int_equal(copy_back(&ops, "new/report.md", "again"), -EEXIST);
+	sp_lab_files_close(&f);
+	snprintf(path, sizeof(path), "%s/new/report.md", root);
+	assert_file_says(path, "r");
+	/* a second new folder is not this command's */
+	assert_true(copy_back(&ops, "other/x.json", "x") < 0);
+	snprintf(path, sizeof(path), "%s/other", root);
+	assert_int_equal(lstat(path, &st), -1);
+	assert_int_equal(f.written, 2);
+	assert_int_equal(f.failed, 5);
+
+	/* run --out DIR: a folder made now, or found empty, is all its own */
+	snprintf(root, sizeof(root), "%s/fresh", tmpl);
+	sp_lab_files_init(&f, roots, NULL);
+	f.one_new_folder = 1;
+	sp_lab_host_sink(&ops, &f);
+	assert_int_equal(copy_back(&ops, "report.md", "r"), 0);
+	assert_int_equal(copy_back(&ops, "cases/a.json", "a"), 0);
+	assert_int_equal(copy_back(&ops, "report.md", "again"), -EEXIST);
+	sp_lab_files_close(&f);
+	snprintf(path, sizeof(path), "%s/report.md", root);
+	assert_file_says(path, "r");
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(path), 0);
+}
+
+/* issue 23 item 3: results/ a symlink: the guest's command exits 0, its
+ * files cannot be copied back, and the verdict is exit 3, not 0. */
+static void test_copy_back_failure_is_exit_3(void **state)
+{
+	char tmpl[] = "/tmp/sp-labctl-XXXXXX", root[64], path[160];
+	char *argv[] = { "run", NULL }, *none[] = { NULL }, cwd[] = "/";
+	char *roots[] = { root, NULL };
+	struct sp_lab_req req = { .cwd = cwd, .argv = argv, .env = none,
+				  .sync = roots };
+	struct sp_lab_sink_ops ops;
+	struct sp_lab_files f;
+	unsigned char code_be[4], *enc;
+	size_t n;
+	int sv[2], code = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(path, sizeof(path), "%s/elsewhere", tmpl);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(root, sizeof(root), "%s/results", tmpl);
+	assert_int_equal(symlink("elsewhere", root), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(sp_lab_file_encode(0, 0644, "run1/report.md", &enc, &n), 0);
+	guest_says(sv[1], SP_LAB_F_FILE, enc, n);
+	free(enc);
+	guest_says(sv[1], SP_LAB_F_DATA, "r", 1);
+	sp_lab_exit_encode(0, code_be);
+	guest_says(sv[1], SP_LAB_F_EXIT, code_be, 4);
+	sp_lab_files_init(&f, roots, NULL);
+	f.one_new_folder = 1;
+	sp_lab_host_sink(&ops, &f);
+	assert_int_equal(sp_lab_session(sv[0], &req, &ops, &code), 0);
+	sp_lab_files_close(&f);
+	assert_int_equal(code, 0);
+	assert_int_equal(f.failed, 1);
+	assert_int_equal(sp_lab_files_verdict(&f, code), 3);
+	f.failed = 0;
+	assert_int_equal(sp_lab_files_verdict(&f, 5), 5);
+	close(sv[0]);
+	close(sv[1]);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(path), 0);
+}
+
+/* issue 23 item 6: SLOWPATH_LAB_RUN by the output-folder rules. */
+static void test_run_folder_is_checked(void **state)
+{
+	char tmpl[] = "/tmp/sp-labctl-XXXXXX", dir[64], link[64], err[512];
+	struct sp_lab_run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(dir, sizeof(dir), "%s/lab", tmpl);
+	setenv("SLOWPATH_LAB_RUN", dir, 1);
+	assert_int_equal(sp_lab_run_paths(&r), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), 0); /* missing */
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "0777"));
+	assert_int_equal(chmod(dir, 0700), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(chown(dir, 65534, 65534), 0);
+		assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -EPERM);
+		assert_non_null(strstr(err, "uid 65534"));
+	}
+	snprintf(link, sizeof(link), "%s/link", tmpl);
+	assert_int_equal(symlink("lab", link), 0);
+	setenv("SLOWPATH_LAB_RUN", link, 1);
+	assert_int_equal(sp_lab_run_paths(&r), 0);
+	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -ELOOP);
+	unsetenv("SLOWPATH_LAB_RUN");
+	snprintf(dir, sizeof(dir), "rm -rf '%s'", tmpl);
+	assert_int_equal(system(dir), 0);
+}
+
 static void test_info_round_trip(void **state)
 {
 	struct sp_lab_info in = { .pid = 4242, .started = 1790000000,
@@ -272,6 +438,9 @@ int main(void)
 		cmocka_unit_test(test_session_refuses_hostile_answers),
 		cmocka_unit_test(test_session_sends_request_and_signal),
 		cmocka_unit_test(test_host_sink_stays_in_its_folder),
+		cmocka_unit_test(test_copy_back_keeps_earlier_results),
+		cmocka_unit_test(test_copy_back_failure_is_exit_3),
+		cmocka_unit_test(test_run_folder_is_checked),
 		cmocka_unit_test(test_info_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
