@@ -74,7 +74,7 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 		/* the socket path must fit sun_path */
 		if (strlen(real) > 80)
 			return -EINVAL;
-		snprintf(r->dir, sizeof(r->dir), "%s", real);
+		memcpy(r->dir, real, strlen(real) + 1);
 	} else {
 		snprintf(r->dir, sizeof(r->dir), "%s", SP_LAB_RUN_DIR);
 	}
