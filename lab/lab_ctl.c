@@ -64,6 +64,7 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 	if (env && *env) {
 		if (env[0] != '/' || tidy_run_dir(env, tidy, sizeof(tidy)))
 			return -EINVAL;
+		snprintf(r->spelled, sizeof(r->spelled), "%s", tidy);
 		/* one name whatever the links on the way, so that every
 		 * spelling finds the same lock, files and qemu */
 		if (canonical_socket(tidy, real, sizeof(real)) ||
@@ -77,6 +78,7 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 		memcpy(r->dir, real, strlen(real) + 1);
 	} else {
 		snprintf(r->dir, sizeof(r->dir), "%s", SP_LAB_RUN_DIR);
+		snprintf(r->spelled, sizeof(r->spelled), "%s", SP_LAB_RUN_DIR);
 	}
 	snprintf(r->pidfile, sizeof(r->pidfile), "%s/qemu.pid", r->dir);
 	snprintf(r->sock, sizeof(r->sock), "%s/ctl.sock", r->dir);
@@ -86,12 +88,38 @@ int sp_lab_run_paths(struct sp_lab_run *r)
 	return 0;
 }
 
+/* A link in the spelling (the folder itself included) is another
+ * user's way to point root at a folder of their choosing: followed only
+ * when root or we own it. */
+static int spelled_links_trusted(const char *spelled, char *err, size_t errlen)
+{
+	char part[PATH_MAX];
+	struct stat st;
+	size_t i;
+
+	for (i = 1; spelled[i - 1]; i++) {
+		if (spelled[i] != '/' && spelled[i])
+			continue;
+		snprintf(part, sizeof(part), "%.*s", (int)i, spelled);
+		if (lstat(part, &st))
+			return 0;	/* what does not exist yet links nowhere */
+		if (S_ISLNK(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
+			snprintf(err, errlen, "%s: a link of uid %u's: someone else "
+				 "chooses where it points", part, (unsigned)st.st_uid);
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
 int sp_lab_run_check(const struct sp_lab_run *r, char *err, size_t errlen)
 {
 	/* the folders above it are checked first; a folder still missing
 	 * holds nothing to trust yet (lab start makes it, then checks) */
-	int ret = sp_outdir_check(r->dir, 0, err, errlen);
+	int ret = spelled_links_trusted(r->spelled, err, errlen);
 
+	if (!ret)
+		ret = sp_outdir_check(r->dir, 0, err, errlen);
 	return ret == -ENOENT ? 0 : ret;
 }
 

@@ -17,7 +17,8 @@
 #define SP_LAB_RUN_DIR "/run/slowpath/lab"
 
 struct sp_lab_run {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX];		/* canonical: links resolved */
+	char spelled[PATH_MAX];		/* as given, slashes tidied */
 	char pidfile[PATH_MAX + 16];	/* qemu's pid */
 	char sock[PATH_MAX + 16];	/* qemu's chardev socket, the channel */
 	char info[PATH_MAX + 16];	/* struct sp_lab_info as text */

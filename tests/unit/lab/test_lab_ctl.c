@@ -410,6 +410,12 @@ static void test_run_folder_is_checked(void **state)
 	assert_non_null(strstr(r.dir, "/lab"));
 	assert_null(strstr(r.dir, "/link"));
 	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), 0);
+	if (geteuid() == 0) {	/* another user's link: refused */
+		assert_int_equal(lchown(link, 65534, 65534), 0);
+		assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -EPERM);
+		assert_non_null(strstr(err, "a link of uid 65534"));
+		assert_int_equal(lchown(link, 0, 0), 0);
+	}
 	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(sp_lab_run_check(&r, err, sizeof(err)), -EPERM);
 	unsetenv("SLOWPATH_LAB_RUN");
