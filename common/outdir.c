@@ -43,14 +43,16 @@ static int make_parents(const char *path)
 	return 0;
 }
 
-static int is_empty(int fd)
+int sp_outdir_fd_empty(int fd)
 {
-	DIR *d = fdopendir(fd);
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
 	struct dirent *e;
 	int empty = 1;
 
 	if (!d) {
-		close(fd);
+		if (dup_fd >= 0)
+			close(dup_fd);
 		return 0;
 	}
 	while (empty && (e = readdir(d)))
@@ -178,7 +180,7 @@ int sp_outdir_check(const char *path, unsigned int flags, char *err,
 		    size_t errlen)
 {
 	struct stat st;
-	int fd, ret;
+	int fd, ret, empty;
 
 	if ((ret = check_ancestors(path, err, errlen)))
 		return ret;
@@ -213,11 +215,11 @@ int sp_outdir_check(const char *path, unsigned int flags, char *err,
 			    "others (mode %04o): someone else could plant "
 			    "files in it", path, (unsigned int)(st.st_mode & 07777));
 	}
-	if ((flags & SP_OUTDIR_EMPTY) && !is_empty(fd))
+	empty = !(flags & SP_OUTDIR_EMPTY) || sp_outdir_fd_empty(fd);
+	close(fd);
+	if (!empty)
 		return fail(err, errlen, -EEXIST, "%s is not empty; runs are "
 			    "not mixed, choose another directory", path);
-	if (!(flags & SP_OUTDIR_EMPTY))
-		close(fd);
 	return 0;
 }
 

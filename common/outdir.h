@@ -29,6 +29,9 @@ enum {
 int sp_outdir_check(const char *path, unsigned int flags, char *err,
 		    size_t errlen);
 
+/* 1 when the folder open at fd holds nothing; fd stays open. */
+int sp_outdir_fd_empty(int fd);
+
 /* DIR/SUB made if missing and checked as above; the path into buf. */
 int sp_outdir_sub(const char *dir, const char *sub, char *buf, size_t len,
 		  char *err, size_t errlen);

@@ -506,26 +506,6 @@ static int sink_stream(void *ctx, int which, const void *p, size_t n)
 	return 0;
 }
 
-/* 1 when the folder fd has nothing in it; fd stays open. */
-static int dir_is_empty(int fd)
-{
-	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
-	struct dirent *e;
-	int empty = 1;
-
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return 0;
-	}
-	while (empty && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = 0;
-	closedir(d);
-	return empty;
-}
-
 /* The root's rules, settled at its first file: a root this session
  * made, or found empty, is all the command's; in one with earlier
  * results (results/ without --out) only the one new folder the command
@@ -547,7 +527,7 @@ static int root_open(struct sp_lab_files *f, unsigned int i)
 		return -errno;
 	if (f->state[i] == SP_LAB_ROOT_UNSEEN)
 		f->state[i] = !f->one_new_folder || missing ||
-			      dir_is_empty(fd) ? SP_LAB_ROOT_ALL :
+			      sp_outdir_fd_empty(fd) ? SP_LAB_ROOT_ALL :
 			      SP_LAB_ROOT_ONE_NEW;
 	return fd;
 }
