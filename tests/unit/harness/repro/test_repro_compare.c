@@ -10,27 +10,7 @@
 
 #include "harness/repro/repro_compare.h"
 
-static struct sp_reference reference;
-static struct sp_ref_topologies topos;
-
-static int load_reference(void **state)
-{
-	char err[512];
-
-	(void)state;
-	if (sp_ref_topologies_load("topologies", &topos, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	return sp_ref_load(SP_REF_DEFAULT_DATA, &topos, &reference) ? -1 : 0;
-}
-
-static int free_reference(void **state)
-{
-	(void)state;
-	sp_ref_free(&reference);
-	return 0;
-}
+#include "tests/unit/harness/repro/ref_fixture.h"
 
 static const struct sp_ref_case *find(const char *topo, const char *rw,
 				      int qd, enum sp_ref_selector sel)

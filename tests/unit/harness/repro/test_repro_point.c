@@ -18,27 +18,7 @@
 #include "harness/repro/repro_point.h"
 #include "tests/unit/log_capture.h"
 
-static struct sp_reference reference;
-static struct sp_ref_topologies topos;
-
-static int load_reference(void **state)
-{
-	char err[512];
-
-	(void)state;
-	if (sp_ref_topologies_load("topologies", &topos, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	return sp_ref_load(SP_REF_DEFAULT_DATA, &topos, &reference) ? -1 : 0;
-}
-
-static int free_reference(void **state)
-{
-	(void)state;
-	sp_ref_free(&reference);
-	return 0;
-}
+#include "tests/unit/harness/repro/ref_fixture.h"
 
 /* A measured case that moved the given share of its I/O per path. */
 static void measured(const struct sp_ref_case *ref, struct sp_case_result *m,
