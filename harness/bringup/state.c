@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -521,6 +522,24 @@ double sp_state_calib_residual(const struct sp_state_path *p)
 	if (!p->has_calib || p->calib_target_ns <= 0)
 		return 0;
 	return (double)p->calib_measured_ns / (double)p->calib_target_ns - 1;
+}
+
+int sp_state_calib_worst(const struct sp_state *st, double bound)
+{
+	double r, worst = bound;
+	size_t i;
+	int at = -1;
+
+	for (i = 0; i < st->npaths; i++) {
+		if (!st->paths[i].has_calib)
+			continue;
+		r = fabs(sp_state_calib_residual(&st->paths[i]));
+		if (r > worst) {
+			worst = r;
+			at = (int)i;
+		}
+	}
+	return at;
 }
 
 struct sp_state_path *sp_state_find_path(struct sp_state *st,

@@ -173,6 +173,9 @@ int sp_state_fmt_fault_id(unsigned int index, const char *how,
 
 /* A calibration's residual, measured / target - 1 (0.02 is 2 % slow). */
 double sp_state_calib_residual(const struct sp_state_path *p);
+/* The path whose calibration residual is furthest beyond +-bound, its
+ * index, or -1 when every calibrated path is within it. */
+int sp_state_calib_worst(const struct sp_state *st, double bound);
 
 /* "pid tgtd N PID START\n" (what "tgtd" or "iscsid"; start 0: none);
  * "run fio PID START\n", or "run idle\n" when pid is 0. */

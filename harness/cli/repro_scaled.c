@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "common/outdir.h"
 #include "common/units.h"
+#include "harness/bringup/state.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/repro_cli.h"
 #include "harness/measure/case_result.h"
@@ -24,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* bring-ups again of a group whose calibration missed */
+#define SP_REPRO_CALIB_RETRIES 1
 
 /* The CPU's busy fraction over a few seconds with no I/O: what the
  * setup burns by itself (a lab under a loaded host shows a lot). */
@@ -196,6 +200,40 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
 	return ret ? -EIO : 0;
 }
 
+/* `up --calibrate` with one more try when a path's calibration missed
+ * the bound its cases are flagged by: a TCG VM beside another once
+ * calibrated a path 10 % slow, and every case on it was then no finding
+ * (lab/080). 0 or -EIO. */
+static int up_calibrated(const char *const *up, const char *topo,
+			 const char *ktext)
+{
+	const char *down[] = { "down", NULL };
+	static struct sp_state st;
+	double bound = sp_machine_exact_time() ? SP_ENV_RESID_EXACT_MAX
+					       : SP_ENV_RESID_MAX;
+	char err[256];
+	int tries, worst;
+
+	for (tries = 0;; tries++) {
+		if (repro_slowpath(cmd_up, up))
+			return -EIO;
+		if (sp_state_load(NULL, &st, err, sizeof(err))) {
+			sp_err("reproduce: %s", err);
+			return -EIO;
+		}
+		worst = sp_state_calib_worst(&st, bound);
+		if (worst < 0 || tries == SP_REPRO_CALIB_RETRIES)
+			return 0;
+		printf("reproduce: %s k %s: path %s calibrated %+.1f %% off its "
+		       "target (bound +-%.0f %%); up again\n", topo, ktext,
+		       st.paths[worst].label,
+		       100 * sp_state_calib_residual(&st.paths[worst]),
+		       100 * bound);
+		if (repro_slowpath(cmd_down, down))
+			return -EIO;
+	}
+}
+
 static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		     size_t t, uint64_t k, const int *qds, size_t nq,
 		     const char *unit, const char *base, const char *serial,
@@ -213,7 +251,7 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 
 	snprintf(ktext, sizeof(ktext), "%" PRIu64, k);
 	snprintf(rt, sizeof(rt), "%" PRId64, runtime_s);
-	if (repro_slowpath(cmd_up, up))
+	if (up_calibrated(up, topo, ktext))
 		return -EIO;
 	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
 		len = 0;

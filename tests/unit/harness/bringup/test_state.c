@@ -380,6 +380,34 @@ static void a_compacted_journal_replays_the_same(void **state)
 	free(text);
 }
 
+/* reproduce brings a topology up again on the path this names: the
+ * worst one beyond the bound, whichever its sign, and never a path that
+ * was not calibrated */
+static void the_worst_calibration_beyond_the_bound_is_named(void **state)
+{
+	static struct sp_state st;
+	const int64_t measured[] = { 1020, 900, 1104, 5000 };
+	size_t i;
+
+	(void)state;
+	sample(&st);
+	st.npaths = 4;
+	for (i = 0; i < st.npaths; i++) {
+		st.paths[i].has_calib = i < 3;
+		st.paths[i].calib_target_ns = 1000;
+		st.paths[i].calib_measured_ns = measured[i];
+	}
+	assert_int_equal(sp_state_calib_worst(&st, 0.03), 2);
+	assert_int_equal(sp_state_calib_worst(&st, 0.105), -1);
+	st.paths[2].calib_measured_ns = 1000;
+	assert_int_equal(sp_state_calib_worst(&st, 0.03), 1);
+	st.paths[1].calib_measured_ns = 1029;
+	assert_int_equal(sp_state_calib_worst(&st, 0.03), -1);
+	st.paths[0].calib_target_ns = 0;	/* no target: no residual */
+	st.paths[0].calib_measured_ns = 9000;
+	assert_int_equal(sp_state_calib_worst(&st, 0.03), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +421,7 @@ int main(void)
 		cmocka_unit_test(a_journal_past_256k_replays_completely),
 		cmocka_unit_test(start_times_and_run_lines_replay),
 		cmocka_unit_test(a_compacted_journal_replays_the_same),
+		cmocka_unit_test(the_worst_calibration_beyond_the_bound_is_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
