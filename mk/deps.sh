@@ -42,8 +42,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 		chmod +x "$policy"
 		created_policy=1
 	fi
+	# CI's machine is thrown away after the run: there dpkg need not
+	# sync every file it unpacks (SLOWPATH_DEPS_UNSAFE_IO, .ci/run)
+	apt_opts=()
+	[ -n "${SLOWPATH_DEPS_UNSAFE_IO:-}" ] && apt_opts+=(-o Dpkg::Options::=--force-unsafe-io)
 	rc=0
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$log" 2>&1 || rc=$?
+	apt-get install -y -q --no-install-recommends "${apt_opts[@]}" "${missing[@]}" >>"$log" 2>&1 || rc=$?
 	[ -n "$created_policy" ] && rm -f "$policy"
 	[ "$rc" -eq 0 ] || { echo "make deps: apt-get install failed; the last lines of $log:" >&2; tail -n 15 "$log" >&2; exit 2; }
 fi
