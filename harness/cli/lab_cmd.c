@@ -8,6 +8,7 @@
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/lab_cli.h"
+#include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_sandbox.h"
 #include "lab/lab_vm.h"
@@ -129,7 +130,7 @@ static int current_of_series(const struct lab_paths *lp, const char *series,
 	char ready[PATH_MAX + 48], kver[128] = "";
 	FILE *f;
 
-	snprintf(ready, sizeof(ready), "%s/current/ready", lp->lab);
+	snprintf(ready, sizeof(ready), "%s/" SP_LAB_LINK_QEMU "/" SP_LAB_READY, lp->lab);
 	f = fopen(ready, "re");
 	if (!f)
 		return -ENOENT;
@@ -138,13 +139,11 @@ static int current_of_series(const struct lab_paths *lp, const char *series,
 	fclose(f);
 	if (!sp_lab_release_in_series(kver, series))
 		return -ENOENT;
-	snprintf(cur, len, "%s/current", lp->lab);
-	return 0;
+	return sp_lab_file(cur, len, lp->lab, SP_LAB_LINK_QEMU);
 }
 
-/* $SLOWPATH_LAB_DIR, else the lab next to this binary ($BUILD/slowpath
- * -> $BUILD/lab), so `make BUILD=...` trees keep their own lab; in it
- * the one prepared for vm->kernel_series. */
+/* The lab folder (sp_lab_dir); in it the one prepared for
+ * vm->kernel_series. */
 int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm)
 {
 	char cur[PATH_MAX + 48], link[32];
@@ -160,7 +159,7 @@ int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm)
 	lp->engine = vm->engine;
 	if (vm->engine == SP_LAB_ENGINE_UML)
 		return lab_find_uml(lp, vm->kernel_series);
-	snprintf(cur, sizeof(cur), "%s/%s", lp->lab, link);
+	sp_lab_file(cur, sizeof(cur), lp->lab, link);
 	if (access(cur, F_OK) && vm->kernel_series)
 		current_of_series(lp, vm->kernel_series, cur, sizeof(cur));
 	if (!realpath(cur, lp->dir)) {
@@ -169,11 +168,11 @@ int lab_find(struct lab_paths *lp, const struct sp_lab_vm *vm)
 		       vm->kernel_series ? vm->kernel_series : "");
 		return -ENOENT;
 	}
-	snprintf(lp->kernel, sizeof(lp->kernel), "%s/vmlinuz", lp->dir);
-	snprintf(lp->initrd, sizeof(lp->initrd), "%s/initrd.gz", lp->dir);
-	snprintf(lp->guest_init, sizeof(lp->guest_init), "%s/guest-init", lp->dir);
-	snprintf(lp->root, sizeof(lp->root), "%s/root", lp->dir);
-	snprintf(cur, sizeof(cur), "%s/ready", lp->dir);
+	sp_lab_file(lp->kernel, sizeof(lp->kernel), lp->dir, SP_LAB_QEMU_KERNEL);
+	sp_lab_file(lp->initrd, sizeof(lp->initrd), lp->dir, SP_LAB_QEMU_INITRD);
+	sp_lab_file(lp->guest_init, sizeof(lp->guest_init), lp->dir, SP_LAB_GUEST_INIT);
+	sp_lab_file(lp->root, sizeof(lp->root), lp->dir, SP_LAB_QEMU_ROOT);
+	sp_lab_file(cur, sizeof(cur), lp->dir, SP_LAB_READY);
 	if (access(cur, R_OK)) {
 		sp_err("lab: %s is not fully prepared; run make lab", lp->dir);
 		return -ENOENT;
@@ -245,12 +244,12 @@ static int prepare_xchg(const struct lab_paths *lp, const struct sp_lab_vm *vm,
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		return -errno;
-	snprintf(xchg, len, "%s/run", lp->lab);
+	sp_lab_file(xchg, len, lp->lab, SP_LAB_XCHG);
 	/* no listing, but a uml guest (nobody) must reach its own folder */
 	mkdir(xchg, 0711);
 	chmod(xchg, 0711);
 	sp_lab_prune_dead_xchg(xchg);
-	snprintf(xchg, len, "%s/run/%d-XXXXXX", lp->lab, (int)getpid());
+	snprintf(xchg, len, "%s/" SP_LAB_XCHG "/%d-XXXXXX", lp->lab, (int)getpid());
 	if (!mkdtemp(xchg))
 		return -errno;
 	return lab_write_guest_job(lp, xchg, vm, cwd, cmd, keep);
@@ -359,11 +358,11 @@ static void console_log_path(const struct lab_paths *lp, char *log, size_t len)
 	char stamp[32];
 	time_t t = time(NULL);
 
-	snprintf(log, len, "%s/logs", lp->lab);
+	sp_lab_file(log, len, lp->lab, SP_LAB_LOGS);
 	mkdir(log, 0755);
 	sp_lab_prune_logs(log);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-	snprintf(log, len, "%s/logs/%s-%d.log", lp->lab, stamp, (int)getpid());
+	snprintf(log, len, "%s/" SP_LAB_LOGS "/%s-%d.log", lp->lab, stamp, (int)getpid());
 }
 
 /* --keep resolved, the exchange folder written, the console log named:

@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "harness/cli/lab_cli.h"
 #include "lab/lab_keep.h"
+#include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_sandbox.h"
 #include "lab/lab_uml.h"
@@ -19,19 +20,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* current-uml or current-uml-<series>, as lab/uml-build.sh links them */
-static void uml_link(const struct lab_paths *lp, const char *series,
-		     char *cur, size_t len)
+/* current-uml or current-uml-<series> in the lab folder; -EINVAL for a
+ * series that is none */
+static int uml_link(const struct lab_paths *lp, const char *series,
+		    char *cur, size_t len)
 {
-	if (series)
-		snprintf(cur, len, "%s/current-uml-%s", lp->lab, series);
-	else
-		snprintf(cur, len, "%s/current-uml", lp->lab);
+	char link[64];
+	int ret = sp_lab_uml_link(series, link, sizeof(link));
+
+	return ret ? ret : sp_lab_file(cur, len, lp->lab, link);
 }
 
 int lab_find_uml(struct lab_paths *lp, const char *series)
 {
-	char cur[PATH_MAX + 48];
+	char cur[PATH_MAX + 48] = "";
 	const char *need[] = { lp->kernel, lp->uml_init, lp->guest_init, cur };
 	size_t i;
 
@@ -41,12 +43,12 @@ int lab_find_uml(struct lab_paths *lp, const char *series)
 		       series ? " KERNEL=" : "", series ? series : "");
 		return -ENOENT;
 	}
-	snprintf(lp->kernel, sizeof(lp->kernel), "%s/linux", lp->dir);
-	snprintf(lp->uml_init, sizeof(lp->uml_init), "%s/uml-init", lp->dir);
-	snprintf(lp->guest_init, sizeof(lp->guest_init), "%s/guest-init", lp->dir);
+	sp_lab_file(lp->kernel, sizeof(lp->kernel), lp->dir, SP_LAB_UML_KERNEL);
+	sp_lab_file(lp->uml_init, sizeof(lp->uml_init), lp->dir, SP_LAB_UML_INIT);
+	sp_lab_file(lp->guest_init, sizeof(lp->guest_init), lp->dir, SP_LAB_GUEST_INIT);
 	snprintf(lp->root, sizeof(lp->root), "%s", lp->dir);
 	lp->initrd[0] = '\0';
-	snprintf(cur, sizeof(cur), "%s/ready", lp->dir);
+	sp_lab_file(cur, sizeof(cur), lp->dir, SP_LAB_READY);
 	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
 		if (access(need[i], R_OK)) {
 			sp_err("lab: %s is missing; run make lab ENGINE=uml", need[i]);
@@ -58,19 +60,7 @@ int lab_find_uml(struct lab_paths *lp, const char *series)
 
 void lab_dir_path(char *lab, size_t len)
 {
-	const char *env = getenv("SLOWPATH_LAB_DIR");
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(lab, len, "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n < 0 ? 0 : n] = '\0';
-	if (strrchr(exe, '/'))
-		*strrchr(exe, '/') = '\0';
-	snprintf(lab, len, "%s/lab", exe);
+	(void)sp_lab_dir(lab, len);
 }
 
 /* The uml guest reads the host as nobody: its prepared tree and the
@@ -107,8 +97,7 @@ int lab_pick_engine(const char *name, const char *series,
 		return -EINVAL;
 	}
 	lab_dir_path(lp.lab, sizeof(lp.lab));
-	uml_link(&lp, series, cur, sizeof(cur));
-	*out = access(cur, F_OK) || !lab_uml_can_read(cur, 0) ? SP_LAB_ENGINE_QEMU
+	*out = uml_link(&lp, series, cur, sizeof(cur)) || access(cur, F_OK) || !lab_uml_can_read(cur, 0) ? SP_LAB_ENGINE_QEMU
 							  : SP_LAB_ENGINE_UML;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "harness/cli/lab_cli.h"
 #include "lab/lab_agent.h"
 #include "lab/lab_ctl.h"
+#include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_vm.h"
 
@@ -249,13 +250,13 @@ static int start_locked(const struct sp_lab_run *run, int64_t cpus,
 		sp_lab_cleanup(&r);
 		return SP_EXIT_RUNTIME;
 	}
-	snprintf(console, sizeof(console), "%s/logs", lp.lab);
+	sp_lab_file(console, sizeof(console), lp.lab, SP_LAB_LOGS);
 	mkdir(console, 0755);
 	sp_lab_prune_logs(console);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-	snprintf(console, sizeof(console), "%s/logs/%s-%d.log", lp.lab, stamp,
+	snprintf(console, sizeof(console), "%s/" SP_LAB_LOGS "/%s-%d.log", lp.lab, stamp,
 		 (int)getpid());
-	snprintf(agent_log, sizeof(agent_log), "%s/logs/%s-%d.agent.log",
+	snprintf(agent_log, sizeof(agent_log), "%s/" SP_LAB_LOGS "/%s-%d.agent.log",
 		 lp.lab, stamp, (int)getpid());
 
 	sigaction(SIGINT, &sa, NULL);
@@ -276,7 +277,7 @@ static int start_locked(const struct sp_lab_run *run, int64_t cpus,
 	{
 		char ready[PATH_MAX + 64];
 
-		snprintf(ready, sizeof(ready), "%s/ready", lp.dir);
+		sp_lab_file(ready, sizeof(ready), lp.dir, SP_LAB_READY);
 		if (!sp_file_read_prefix(ready, info.kver, sizeof(info.kver)))
 			info.kver[strcspn(info.kver, " \n")] = '\0';
 	}
