@@ -11,7 +11,6 @@
 #include "dm/selector.h"
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/lab_cli.h"
 #include "harness/cli/run_jobs.h"
 #include "harness/cli/run_kernels.h"
 #include "harness/report/render.h"

@@ -12,8 +12,8 @@
 #include "common/machine.h"
 #include "common/proc.h"
 #include "common/strbuf.h"
-#include "harness/cli/lab_cli.h"
 #include "harness/cli/run_boots.h"
+#include "lab/lab_engine.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -209,7 +209,7 @@ int sp_cli_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
 		sp_err("run: --jobs starts lab guests: run it on the host");
 		return SP_EXIT_USAGE;
 	}
-	if (lab_pick_engine(NULL, NULL, &engine) || engine != SP_LAB_ENGINE_UML) {
+	if (sp_lab_pick_engine(&sp_lab_engines, NULL, NULL, &engine) || engine != SP_LAB_ENGINE_UML) {
 		sp_err("run: --jobs runs exact-time (uml) guests, and none is "
 		       "prepared here ('make lab' builds it)");
 		return SP_EXIT_ENV;
