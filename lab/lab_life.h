@@ -12,6 +12,10 @@
 #include "lab/lab_ctl.h"
 #include "lab/lab_engine.h"
 
+/* lab run's --mem when none is given: the guest's tmpfs overlay holds
+ * every write */
+#define SP_LAB_MEM_DEFAULT "2G"
+
 /* What lab run, shell and start were asked for. */
 struct sp_lab_guest_opts {
 	struct sp_lab_ask ask;

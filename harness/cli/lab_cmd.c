@@ -23,7 +23,7 @@ static const struct sp_opt lab_opttab[] = {
 	  .help = "virtual CPUs (qemu: TCG threads, 0 = 2; uml: 1 only)",
 	  .min = 0, .max = 64 },
 	{ .name = "mem", .type = SP_OPT_SIZE,
-	  .offset = offsetof(struct lab_opts, g.mem), .def = "2G",
+	  .offset = offsetof(struct lab_opts, g.mem), .def = SP_LAB_MEM_DEFAULT,
 	  .help = "guest memory; its tmpfs overlay holds every write" },
 	{ .name = "timeout", .type = SP_OPT_INT,
 	  .offset = offsetof(struct lab_opts, g.timeout), .def = "0",

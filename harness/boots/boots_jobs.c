@@ -1,18 +1,17 @@
-/* slowpath run --jobs N (run_jobs.h): the matrix's longest list (the
+/* slowpath run --jobs N (boots.h): the matrix's longest list (the
  * selectors, rw patterns, block sizes or iodepths) dealt round robin to
  * N exact-time (uml) guests side by side, one CPU each; each brings the
  * topology up, runs its share into OUT/jobs/I/run and takes it down;
  * then OUT/cases holds every guest's cases and one report covers them.
  * A guest that fails fails the whole; what it finished stays under
  * OUT/jobs/I. */
-#include "harness/cli/run_jobs.h"
+#include "harness/boots/boots.h"
 
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "common/machine.h"
 #include "common/proc.h"
 #include "common/strbuf.h"
-#include "harness/cli/run_boots.h"
 #include "lab/lab_engine.h"
 #include "lab/lab_vm.h"
 
@@ -183,7 +182,7 @@ static int finish_jobs(const char *out, struct job *jobs, size_t n, int failed,
 	return worst;
 }
 
-int sp_cli_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
+int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
 {
 	char out[PATH_MAX], exe[PATH_MAX];
 	enum sp_lab_engine engine;

@@ -1,17 +1,17 @@
-/* slowpath run --kernels (run_kernels.h): one `slowpath lab run
- * --kernel K` per kernel, each bringing the topology up, running the
+/* slowpath run --kernels (boots.h): one lab run (lab_life.h) on qemu
+ * with --kernel K per kernel, each bringing the topology up, running the
  * cases into OUT/K and taking it down; then OUT/cases holds every
  * kernel's cases (K-<stem>.json) and the report puts the kernels side
  * by side. */
-#include "harness/cli/run_kernels.h"
+#include "harness/boots/boots.h"
 
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "common/strbuf.h"
+#include "common/units.h"
 #include "dm/selector.h"
-#include "harness/cli/commands.h"
-#include "harness/cli/run_boots.h"
 #include "harness/report/render_kernels.h"
+#include "lab/lab_life.h"
 #include "lab/lab_vm.h"
 #include "lab/selector_build.h"
 
@@ -68,43 +68,33 @@ static int check_selectors(const char *list, const char *series,
 	return 0;
 }
 
+/* One lab run of the cases on series: its exit code. */
 static int boot_one(const char *series, const struct sp_run_cli *cli,
 		    const char *out, const char *exe, int argc, char **argv)
 {
-	char cpus[24], kout[PATH_MAX + 16];
-	char **guest, **v;
-	int n = 0, ng, rc;
+	/* Debian's kernels as they ship, side by side; the rest as lab
+	 * run's defaults */
+	struct sp_lab_guest_opts o = {
+		.ask = { .kernel = series, .engine = "qemu", .cpus = cli->lab_cpus },
+		.timeout = -1, .keep = out,
+	};
+	char kout[PATH_MAX + 16];
+	char **guest;
+	int ng, rc;
 
-	snprintf(cpus, sizeof(cpus), "%lld", (long long)cli->lab_cpus);
+	if (sp_parse_size_bytes(SP_LAB_MEM_DEFAULT, &o.mem))
+		return SP_EXIT_RUNTIME;
 	(void)sp_snprintf(kout, sizeof(kout), "%s/%s", out, series);
 	guest = sp_run_boot_guest_argv(cli, exe, argc, argv, NULL, NULL, kout, &ng);
-	v = guest ? calloc((size_t)ng + 16, sizeof(*v)) : NULL;
-	if (!v) {
-		free(guest);
+	if (!guest)
 		return SP_EXIT_RUNTIME;
-	}
-	v[n++] = "lab";
-	v[n++] = "run";
-	/* Debian's kernels as they ship, side by side */
-	v[n++] = "--engine";
-	v[n++] = "qemu";
-	v[n++] = "--kernel";
-	v[n++] = (char *)series;
-	v[n++] = "--cpus";
-	v[n++] = cpus;
-	v[n++] = "--keep";
-	v[n++] = (char *)out;
-	v[n++] = "--";
-	memcpy(v + n, guest, ((size_t)ng + 1) * sizeof(*v));
-	n += ng;
 	sp_info("run: kernel %s: one lab boot, results in %s", series, kout);
-	rc = cmd_lab(n, v);
-	free(v);
+	rc = sp_lab_guest(&sp_lab_engines, SP_LAB_RUN, &o, guest);
 	free(guest);
 	return rc;
 }
 
-int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
+int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 {
 	char series[MAX_KERNELS][SP_RUN_ITEMLEN], out[PATH_MAX], exe[PATH_MAX];
 	char err[SP_SELBUILD_ERRLEN], prefix[SP_RUN_ITEMLEN + 2];
