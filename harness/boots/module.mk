@@ -3,3 +3,4 @@
 # the one report. Over harness/run, harness/report and lab/.
 LIB_SRCS += harness/boots/boots.c harness/boots/boots_kernels.c \
 	    harness/boots/boots_jobs.c
+UNIT_TESTS += tests/unit/harness/boots/test_boots.c
