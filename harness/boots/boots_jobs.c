@@ -182,14 +182,12 @@ static int finish_jobs(const char *out, struct job *jobs, size_t n, int failed,
 	return worst;
 }
 
-int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
+/* What --jobs needs before any guest starts: the axis to deal, a uml
+ * lab, the host, root. 0 or an exit code, said. */
+static int jobs_refused(const struct sp_run_cli *cli, struct axis *axis)
 {
-	char out[PATH_MAX], exe[PATH_MAX];
 	enum sp_lab_engine engine;
-	struct job *jobs;
-	struct axis axis;
-	size_t n = (size_t)cli->jobs;
-	int rc, cases;
+	int rc;
 
 	rc = sp_run_boot_refuse(cli, "--jobs");
 	if (rc)
@@ -202,7 +200,7 @@ int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
 		sp_err("run: --jobs and --kernels do not go together");
 		return SP_EXIT_USAGE;
 	}
-	if (pick_axis(cli, &axis))
+	if (pick_axis(cli, axis))
 		return SP_EXIT_USAGE;
 	if (sp_machine_in_lab()) {
 		sp_err("run: --jobs starts lab guests: run it on the host");
@@ -217,6 +215,20 @@ int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
 		sp_err("run: --jobs boots the lab, which needs root");
 		return SP_EXIT_ENV;
 	}
+	return 0;
+}
+
+int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
+{
+	char out[PATH_MAX], exe[PATH_MAX];
+	struct job *jobs;
+	struct axis axis;
+	size_t n = (size_t)cli->jobs;
+	int rc, cases;
+
+	rc = jobs_refused(cli, &axis);
+	if (rc)
+		return rc;
 	/* a guest dealt nothing would run the whole matrix */
 	if (n > axis.n) {
 		sp_info("run: %zu guests, one per item of %s", axis.n, axis.opt);

@@ -94,28 +94,17 @@ static int boot_one(const char *series, const struct sp_run_cli *cli,
 	return rc;
 }
 
-int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
+/* Each series named once, a series, prepared, and every selector stock
+ * or built for its kernel; then the store of the first kernel loaded
+ * (every kernel has every name). 0 or an exit code, said. */
+static int check_kernels(const struct sp_run_cli *cli,
+			 char series[][SP_RUN_ITEMLEN], size_t nk)
 {
-	char series[MAX_KERNELS][SP_RUN_ITEMLEN], out[PATH_MAX], exe[PATH_MAX];
-	char err[SP_SELBUILD_ERRLEN], prefix[SP_RUN_ITEMLEN + 2];
+	char err[SP_SELBUILD_ERRLEN];
 	struct sp_selector_target t;
-	struct sp_run_plan plan;
-	size_t nk, i, j;
-	int rc, worst = 0, merged, total = 0;
+	size_t i, j;
+	int rc;
 
-	rc = sp_run_boot_refuse(cli, "--kernels");
-	if (rc)
-		return rc;
-	if (!cli->topology) {
-		sp_err("run: --kernels needs --topology NAME: each boot brings "
-		       "it up");
-		return SP_EXIT_USAGE;
-	}
-	if (split(cli->kernels, series, MAX_KERNELS, &nk)) {
-		sp_err("run: bad --kernels '%s': a comma list of kernel series",
-		       cli->kernels);
-		return SP_EXIT_USAGE;
-	}
 	for (i = 0; i < nk; i++) {
 		for (j = 0; j < i; j++)
 			if (!strcmp(series[i], series[j])) {
@@ -139,6 +128,59 @@ int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 		if (!i)
 			sp_selector_store_load_release(t.release);
 	}
+	return 0;
+}
+
+/* One boot a kernel, each one's cases merged as it ends: the worst exit
+ * code, *total the cases merged. */
+static int boot_all(const struct sp_run_cli *cli, char series[][SP_RUN_ITEMLEN],
+		    size_t nk, const char *out, const char *exe, int argc,
+		    char **argv, int *total)
+{
+	char prefix[SP_RUN_ITEMLEN + 2];
+	int rc, worst = 0, merged;
+	size_t i;
+
+	*total = 0;
+	for (i = 0; i < nk; i++) {
+		rc = boot_one(series[i], cli, out, exe, argc, argv);
+		if (rc)
+			sp_err("run: kernel %s: exit %d (its lab console log is "
+			       "under the lab's logs/)", series[i], rc);
+		if (rc > worst)
+			worst = rc;
+		(void)sp_snprintf(prefix, sizeof(prefix), "%s-", series[i]);
+		merged = sp_run_boot_merge(out, series[i], prefix);
+		if (merged > 0)
+			*total += merged;
+	}
+	return worst;
+}
+
+int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
+{
+	char series[MAX_KERNELS][SP_RUN_ITEMLEN], out[PATH_MAX], exe[PATH_MAX];
+	char err[SP_SELBUILD_ERRLEN];
+	struct sp_run_plan plan;
+	size_t nk;
+	int rc, worst, total;
+
+	rc = sp_run_boot_refuse(cli, "--kernels");
+	if (rc)
+		return rc;
+	if (!cli->topology) {
+		sp_err("run: --kernels needs --topology NAME: each boot brings "
+		       "it up");
+		return SP_EXIT_USAGE;
+	}
+	if (split(cli->kernels, series, MAX_KERNELS, &nk)) {
+		sp_err("run: bad --kernels '%s': a comma list of kernel series",
+		       cli->kernels);
+		return SP_EXIT_USAGE;
+	}
+	rc = check_kernels(cli, series, nk);
+	if (rc)
+		return rc;
 	/* the rest of the matrix is checked here, before any boot */
 	if (sp_run_plan_from_cli(cli, &plan, err, sizeof(err))) {
 		sp_err("run: %s", err);
@@ -151,18 +193,7 @@ int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 	rc = sp_run_boot_outdir(cli, "kernels", out, sizeof(out), exe, sizeof(exe));
 	if (rc)
 		return rc;
-	for (i = 0; i < nk; i++) {
-		rc = boot_one(series[i], cli, out, exe, argc, argv);
-		if (rc)
-			sp_err("run: kernel %s: exit %d (its lab console log is "
-			       "under the lab's logs/)", series[i], rc);
-		if (rc > worst)
-			worst = rc;
-		(void)sp_snprintf(prefix, sizeof(prefix), "%s-", series[i]);
-		merged = sp_run_boot_merge(out, series[i], prefix);
-		if (merged > 0)
-			total += merged;
-	}
+	worst = boot_all(cli, series, nk, out, exe, argc, argv, &total);
 	if (!total) {
 		sp_err("run: no kernel produced cases");
 		return worst ? worst : SP_EXIT_RUNTIME;
