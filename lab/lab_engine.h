@@ -45,6 +45,8 @@ struct sp_lab_engine_ops {
 	/* After find_tree: can this host run it (program, root, a tree
 	 * its guest can read)? 0, or an sp_exit code after a line */
 	int (*host_check)(struct sp_lab_paths *lp);
+	/* The guest's command line (pure): 0, -EINVAL (a bad vm), -ENOMEM */
+	int (*argv)(const struct sp_lab_vm *vm, struct sp_strv *out);
 	/* 1 when the guest can reach --keep's folder keep; 0, said */
 	int (*keep_ok)(const char *keep);
 	/* The guest of vm, out_w and err_w its job's streams; sb is

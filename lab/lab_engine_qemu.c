@@ -101,7 +101,7 @@ static int qemu_spawn(const struct sp_lab_vm *vm, int out_w, int err_w,
 	int ret;
 
 	(void)sb;
-	ret = sp_lab_qemu_argv(vm, &argv);
+	ret = sp_lab_qemu_ops.argv(vm, &argv);
 	ret = ret ? ret : sp_lab_start_qemu(&argv, out_w, err_w, vm->mode, pid);
 	sp_strv_free(&argv);
 	return ret;
@@ -119,6 +119,7 @@ const struct sp_lab_engine_ops sp_lab_qemu_ops = {
 	.prepared = qemu_prepared,
 	.find_tree = qemu_find_tree,
 	.host_check = qemu_host_check,
+	.argv = sp_lab_qemu_argv,
 	.keep_ok = qemu_keep_ok,
 	.spawn = qemu_spawn,
 	.after = qemu_after,

@@ -150,7 +150,7 @@ static int uml_spawn(const struct sp_lab_vm *vm, int out_w, int err_w,
 	 * the guest's end (lab_keep.h) */
 	ret = keep_folder(vm->xchg_dir);
 	ret = ret ? ret : give_xchg(vm->xchg_dir, sb);
-	ret = ret ? ret : sp_lab_uml_argv(vm, &argv);
+	ret = ret ? ret : sp_lab_uml_ops.argv(vm, &argv);
 	ret = ret ? ret : sp_lab_start_uml(&argv, out_w, err_w, vm->mode,
 					   vm->console_log, sb, pid);
 	sp_strv_free(&argv);
@@ -191,6 +191,7 @@ const struct sp_lab_engine_ops sp_lab_uml_ops = {
 	.prepared = uml_prepared,
 	.find_tree = uml_find_tree,
 	.host_check = uml_host_check,
+	.argv = sp_lab_uml_argv,
 	.keep_ok = uml_keep_ok,
 	.spawn = uml_spawn,
 	.after = uml_after,

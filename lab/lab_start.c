@@ -167,7 +167,8 @@ static int spawn_vm(const struct sp_lab_paths *lp, const struct sp_lab_run *r,
 	};
 	int logfd, ret;
 
-	if (sp_lab_qemu_argv(&vm, &argv))
+	/* a running lab is qemu's (sp_lab_start) */
+	if (sp_lab_qemu_ops.argv(&vm, &argv))
 		return -EINVAL;
 	logfd = open(agent_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (logfd < 0) {
