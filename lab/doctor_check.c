@@ -2,6 +2,7 @@
 
 #include "common/log.h"
 #include "dm/selector.h"
+#include "lab/lab_layout.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ static const struct sp_doc_item items_after_selectors[] = {
 	{ "multipath", SP_DOC_PROGRAM, "multipath", SP_NEED_BOTH, 0, "" },
 	{ "tgt module bs_delay", SP_DOC_BACKEND, "bs_delay.so", SP_NEED_BOTH, 0, "" },
 	{ "qemu-system-x86_64", SP_DOC_PROGRAM, "qemu-system-x86_64", SP_NEED_LAB, 0, "" },
-	{ "lab VM prepared", SP_DOC_BUILT, "lab/current/ready", 0, 0, "" },
+	{ "lab VM prepared", SP_DOC_BUILT, "lab/" SP_LAB_LINK_QEMU "/" SP_LAB_READY, 0, 0, "" },
 };
 
 #define N_BEFORE (sizeof(items_before_selectors) / sizeof(items_before_selectors[0]))

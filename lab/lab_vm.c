@@ -465,17 +465,6 @@ int sp_lab_series_ok(const char *series)
 	return dots == 1;
 }
 
-int sp_lab_current_link(const char *series, char *buf, size_t len)
-{
-	int n;
-
-	if (series && !sp_lab_series_ok(series))
-		return -EINVAL;
-	n = series ? snprintf(buf, len, "current-%s", series)
-		   : snprintf(buf, len, "current");
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
 int sp_lab_release_in_series(const char *release, const char *series)
 {
 	size_t n;

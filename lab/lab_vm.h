@@ -39,7 +39,7 @@ struct sp_lab_vm {
 	enum sp_lab_mode mode;
 	/* Which prepared lab boots: a kernel series such as "6.12" (make lab
 	 * KERNEL=6.12 prepared $BUILD/lab/current-6.12), or NULL for the
-	 * default one ($BUILD/lab/current). See sp_lab_current_link. */
+	 * default one ($BUILD/lab/current). See lab_layout.h. */
 	const char *kernel_series;
 	const char *qemu;		/* program to exec */
 	const char *kernel;
@@ -82,11 +82,6 @@ char *sp_lab_qemu_escape(const char *value);
 
 /* A kernel series: digits '.' digits, as make lab KERNEL= takes it. */
 int sp_lab_series_ok(const char *series);
-
-/* The link under $BUILD/lab naming the prepared lab of series
- * ("current-6.12"), or "current" for NULL. 0, -EINVAL (not a series),
- * -ENAMETOOLONG. */
-int sp_lab_current_link(const char *series, char *buf, size_t len);
 
 /* "6.12.95+deb12-amd64" -> is it of series "6.12"? (1 or 0) */
 int sp_lab_release_in_series(const char *release, const char *series);

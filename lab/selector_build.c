@@ -8,6 +8,7 @@
 #include "common/strbuf.h"
 #include "dm/selector.h"
 #include "dm/selector_src.h"
+#include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_vm.h"
 
@@ -93,43 +94,37 @@ static int first_word(const char *path, char *out, size_t len)
 static int lab_target(const char *series, struct sp_selector_target *t,
 		      char *err, size_t errlen)
 {
-	const char *env = getenv("SLOWPATH_LAB_DIR");
 	char lab[PATH_MAX], link[32], dir[PATH_MAX], path[PATH_MAX + 64];
 	int ret;
 
 	if (sp_lab_current_link(series, link, sizeof(link)))
 		return sp_errf(err, errlen, -EINVAL, "--kernel '%s' is not a "
 			       "kernel series such as 6.1 or 6.12", series);
-	if (env && *env) {
-		(void)sp_snprintf(lab, sizeof(lab), "%s", env);
-	} else {
-		ret = exe_dir(lab, sizeof(lab) - 8);
-		if (ret)
-			return sp_errf(err, errlen, ret, "cannot find this binary");
-		strcat(lab, "/lab");
-	}
-	(void)sp_snprintf(path, sizeof(path), "%s/%s", lab, link);
+	ret = sp_lab_dir(lab, sizeof(lab));
+	if (ret)
+		return sp_errf(err, errlen, ret, "cannot find this binary");
+	(void)sp_lab_file(path, sizeof(path), lab, link);
 	if (!realpath(path, dir)) {
 		/* a lab from before several series: `current` may be it */
-		(void)sp_snprintf(path, sizeof(path), "%s/current", lab);
+		(void)sp_lab_file(path, sizeof(path), lab, SP_LAB_LINK_QEMU);
 		if (!realpath(path, dir))
 			return sp_errf(err, errlen, -ENOENT, "no lab prepared "
 				       "for kernel %s (make lab KERNEL=%s)",
 				       series, series);
 	}
-	(void)sp_snprintf(path, sizeof(path), "%s/ready", dir);
+	(void)sp_lab_file(path, sizeof(path), dir, SP_LAB_READY);
 	if (first_word(path, t->release, sizeof(t->release)) ||
 	    !sp_lab_release_in_series(t->release, series))
 		return sp_errf(err, errlen, -ENOENT, "no lab prepared for kernel "
 			       "%s (make lab KERNEL=%s)", series, series);
 	/* prepare.sh leaves the build tree it used and the dm headers */
-	(void)sp_snprintf(path, sizeof(path), "%s/kbuild", dir);
+	(void)sp_lab_file(path, sizeof(path), dir, SP_LAB_KBUILD);
 	if (first_word(path, t->kbuild, sizeof(t->kbuild)))
 		(void)sp_snprintf(t->kbuild, sizeof(t->kbuild), "/usr/lib/modules/%s/build",
 			 t->release);
-	(void)sp_snprintf(t->dm_headers, sizeof(t->dm_headers), "%s/dm-headers", dir);
+	(void)sp_lab_file(t->dm_headers, sizeof(t->dm_headers), dir, SP_LAB_DM_HEADERS);
 	if (!is_dir(t->dm_headers))
-		(void)sp_snprintf(t->dm_headers, sizeof(t->dm_headers), "%s/hst/src", lab);
+		(void)sp_lab_file(t->dm_headers, sizeof(t->dm_headers), lab, SP_LAB_HST_SRC);
 	return 0;
 }
 

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
+int sp_cli_args_only;
+
 void sp_catch_stop_signals(void (*on_stop)(int sig))
 {
 	struct sigaction sa;

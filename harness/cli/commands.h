@@ -28,6 +28,16 @@ int cmd_selector_build(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
 
+/* Set while a command runs only to check its arguments (no lab, no
+ * kernel stack: bad input must still be exit 1, not "start a lab"):
+ * the commands the lab's forwarding table marks args_checked
+ * (lab/lab_forward.c) return SP_EXIT_OK right after parsing when it is
+ * set. */
+extern int sp_cli_args_only;
+
+/* 1 when `slowpath doctor --native` would say yes. */
+int sp_cli_native_ok(void);
+
 /* SIGINT, SIGTERM and SIGHUP to on_stop, without SA_RESTART: a command
  * waiting on a child, a poll or a sleep wakes to stop and tear down what
  * it set up. */

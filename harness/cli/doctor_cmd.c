@@ -5,7 +5,6 @@
 #include "common/log.h"
 #include "common/opttab.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/lab_cli.h"
 #include "lab/doctor_check.h"
 
 #include <errno.h>

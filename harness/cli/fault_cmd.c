@@ -10,7 +10,6 @@
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/lab_cli.h"
 #include "harness/fault/fault.h"
 
 #include <errno.h>

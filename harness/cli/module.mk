@@ -7,6 +7,5 @@ CLI_SRCS += harness/cli/slowpath.c harness/cli/commands.c \
 	    harness/cli/bringup_cmd.c harness/cli/run_cmd.c \
 	    harness/cli/topo_cmd.c harness/cli/netem_cmd.c \
 	    harness/cli/lab_cmd.c harness/cli/doctor_cmd.c \
-	    harness/cli/lab_start_cmd.c harness/cli/lab_forward.c harness/cli/lab_engine.c \
-	    harness/cli/selector_cmd.c harness/cli/run_kernels.c harness/cli/run_boots.c harness/cli/run_jobs.c \
+	    harness/cli/selector_cmd.c \
 	    harness/cli/fault_cmd.c

@@ -9,11 +9,9 @@
 #include "common/opttab.h"
 #include "common/units.h"
 #include "dm/selector.h"
+#include "harness/boots/boots.h"
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/lab_cli.h"
-#include "harness/cli/run_jobs.h"
-#include "harness/cli/run_kernels.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
 #include "harness/report/render_timeline.h"
@@ -352,9 +350,9 @@ int cmd_run(int argc, char **argv)
 		return SP_EXIT_USAGE;
 	}
 	if (cli.jobs)
-		return sp_cli_run_jobs(&cli, argc, argv);
+		return sp_boots_run_jobs(&cli, argc, argv);
 	if (cli.kernels)
-		return sp_cli_run_kernels(&cli, argc, argv);
+		return sp_boots_run_kernels(&cli, argc, argv);
 	if (cli.topology || cli.unit) {
 		sp_err("run: --topology and --unit go with --kernels or --jobs "
 		       "(otherwise 'slowpath up' the topology first)");

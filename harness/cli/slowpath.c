@@ -1,7 +1,7 @@
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/lab_cli.h"
+#include "lab/lab_life.h"
 #include "lab/selector_build.h"
 
 #include <stdio.h>
@@ -16,6 +16,28 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", cmd->name, cmd->summary);
 	fprintf(out, "\n'slowpath COMMAND --help' describes one command.\n");
 }
+
+/* The command argv[0] run only to check its arguments (sp_cli_args_only). */
+static int check_args(int argc, char **argv)
+{
+	const struct sp_command *cmd;
+	int code = SP_EXIT_OK;
+
+	for (cmd = sp_commands; cmd->name; cmd++) {
+		if (strcmp(cmd->name, argv[0]))
+			continue;
+		sp_cli_args_only = 1;
+		code = cmd->run(argc, argv);
+		sp_cli_args_only = 0;
+		break;
+	}
+	return code;
+}
+
+static const struct sp_lab_forward_ops forward_ops = {
+	.native_ok = sp_cli_native_ok,
+	.check_args = check_args,
+};
 
 int main(int argc, char **argv)
 {
@@ -48,7 +70,7 @@ int main(int argc, char **argv)
 			continue;
 		/* the kernel-stack commands run in the lab when it is here
 		 * and the kernel stack is not */
-		if (sp_cli_lab_forward(argc - 1, argv + 1, cmd->run, &code))
+		if (sp_lab_forward(argc - 1, argv + 1, &forward_ops, &code))
 			return code;
 		return cmd->run(argc - 1, argv + 1);
 	}

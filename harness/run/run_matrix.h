@@ -30,9 +30,10 @@ struct sp_run_cli {
 	int64_t ios, runtime_s;
 	const char *job, *out;
 	int json, help;
-	/* run --kernels (cli/run_kernels.c): the lab kernels to run the same
-	 * cases on, the topology each boot brings up, its unit, vCPUs; or
-	 * run --jobs (cli/run_jobs.c): that many exact-time guests */
+	/* run --kernels (harness/boots/boots_kernels.c): the lab kernels
+	 * to run the same cases on, the topology each boot brings up, its
+	 * unit, vCPUs; or run --jobs (harness/boots/boots_jobs.c): that
+	 * many exact-time guests */
 	const char *kernels, *topology, *unit;
 	int64_t lab_cpus, jobs;
 	int verify;		/* fio verify=crc32c on the writes */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "lab/lab_layout.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>

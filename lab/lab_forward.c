@@ -1,12 +1,13 @@
 /* Commands that need the kernel stack, run in the running lab when this
- * host lacks it: the one table of them, the one decision (main() asks
- * before every command), and the forwarding itself over the lab's
- * control socket (lab_ctl.h). */
+ * host lacks it (lab_life.h): the one table of them, the one decision
+ * (main() asks before every command), and the forwarding itself over
+ * the lab's control socket (lab_ctl.h). */
+#include "lab/lab_life.h"
+
 #include "common/exitcodes.h"
 #include "common/file.h"
 #include "common/log.h"
 #include "common/outdir.h"
-#include "harness/cli/lab_cli.h"
 #include "lab/lab_ctl.h"
 #include "lab/lab_vm.h"
 
@@ -36,8 +37,9 @@ static const struct forwarded {
 	/* `reproduce --report-only` runs here: it only reads the runs
 	 * already on this host */
 	const char *not_with;
-	/* honours sp_cli_args_only: with no lab, bad arguments are still
-	 * refused as such (exit 1) before "start a lab" */
+	/* its arguments can be checked alone (check_args): with no lab,
+	 * bad arguments are still refused as such (exit 1) before "start
+	 * a lab" */
 	int args_checked;
 } forwarded[] = {
 	{ "up", NULL, NULL, NULL, NULL, NULL, 1 },
@@ -52,8 +54,6 @@ static const struct forwarded {
 	{ "doctor", NULL, NULL, "--guest", NULL, NULL, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, NULL, 0 },
 };
-
-int sp_cli_args_only;
 
 static const struct forwarded *find_forwarded(const char *name)
 {
@@ -85,7 +85,7 @@ static int has_prefix_arg(int argc, char **argv, const char *prefix)
 	return 0;
 }
 
-int lab_run_trusted(const struct sp_lab_run *r, const char *who)
+int sp_lab_run_trusted(const struct sp_lab_run *r, const char *who)
 {
 	char err[SP_OUTDIR_ERRLEN];
 
@@ -95,7 +95,7 @@ int lab_run_trusted(const struct sp_lab_run *r, const char *who)
 	return -EPERM;
 }
 
-void lab_report_dead_locked(const struct sp_lab_run *r,
+void sp_lab_report_dead_locked(const struct sp_lab_run *r,
 			    const struct sp_lab_info *info)
 {
 	if (info->pid > 0)
@@ -111,7 +111,7 @@ void lab_report_dead_locked(const struct sp_lab_run *r,
 	sp_lab_cleanup(r);
 }
 
-void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
+void sp_lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
 {
 	struct sp_lab_info now;
 	int busy, lock = sp_lab_lock(r, 0, &busy);
@@ -127,7 +127,7 @@ void lab_report_dead(const struct sp_lab_run *r, const struct sp_lab_info *info)
 		close(lock);
 		return;
 	}
-	lab_report_dead_locked(r, info);
+	sp_lab_report_dead_locked(r, info);
 	if (lock >= 0)
 		close(lock);
 }
@@ -155,7 +155,7 @@ static char *out_folder(const struct forwarded *f, int argc, char **argv,
 	return asprintf(&abs, "%s/%s", cwd, dir) < 0 ? NULL : abs;
 }
 
-int lab_env_ok(void)
+int sp_lab_env_ok(void)
 {
 	const char *extra = getenv("SLOWPATH_LAB_ENV");
 	char bad[160];
@@ -175,7 +175,57 @@ static void on_fwd_signal(int sig)
 	fwd_signal = sig;
 }
 
-int lab_forward_run(char **argv, char *const *sync)
+/* What of our environment the guest's command gets, and our terminal's
+ * size: 0, or -ENOMEM. */
+static int forward_env(struct sp_strv *env, struct sp_lab_req *req)
+{
+	const char *extra = getenv("SLOWPATH_LAB_ENV");
+	struct winsize ws;
+	char **e;
+
+	for (e = environ; *e; e++)
+		if ((sp_lab_env_passes(*e, extra) || !strncmp(*e, "TERM=", 5)) &&
+		    sp_strv_push(env, *e))
+			return -ENOMEM;
+	/* progress lines are drawn for a terminal the guest cannot see */
+	if (isatty(STDERR_FILENO)) {
+		sp_strv_push(env, "SLOWPATH_LAB_TTY=1");
+		if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws)) {
+			req->rows = ws.ws_row;
+			req->cols = ws.ws_col;
+		}
+	}
+	return 0;
+}
+
+/* The session's end as our exit code. */
+static int session_verdict(const struct sp_lab_run *r, char **argv, int ret,
+			   const struct sp_lab_files *files, int code)
+{
+	struct sp_lab_info info;
+
+	if (ret == -EPIPE) {
+		if (sp_lab_probe(r, &info) != SP_LAB_UP)
+			sp_lab_report_dead(r, &info);
+		else
+			sp_err("lab: the guest ended the session before %s finished",
+			       argv[1] ? argv[1] : argv[0]);
+		return SP_EXIT_RUNTIME;
+	}
+	if (ret == -ECANCELED) {
+		sp_err("lab: gave up waiting for %s after %u signals; it may "
+		       "still run in the lab ('slowpath lab stop' ends it all)",
+		       argv[1] ? argv[1] : argv[0], files->signals);
+		return SP_EXIT_RUNTIME;
+	}
+	if (ret) {
+		sp_err("lab: talking to the lab: %s", strerror(-ret));
+		return SP_EXIT_RUNTIME;
+	}
+	return sp_lab_files_verdict(files, code);
+}
+
+int sp_lab_forward_run(char **argv, char *const *sync)
 {
 	struct sp_lab_run r;
 	struct sp_lab_info info;
@@ -183,28 +233,17 @@ int lab_forward_run(char **argv, char *const *sync)
 	struct sp_lab_files files;
 	struct sp_lab_sink_ops ops;
 	struct sigaction sa = { .sa_handler = on_fwd_signal }, old[3];
-	struct winsize ws;
 	struct sp_strv env = { 0 };
-	char cwd[PATH_MAX], **e;
-	const char *extra = getenv("SLOWPATH_LAB_ENV");
+	char cwd[PATH_MAX];
 	int fd, ret, code = SP_EXIT_RUNTIME;
-
 
 	if (sp_lab_run_paths(&r) || !getcwd(cwd, sizeof(cwd)))
 		return SP_EXIT_RUNTIME;
-	if (!lab_env_ok())
+	if (!sp_lab_env_ok())
 		return SP_EXIT_USAGE;
-	for (e = environ; *e; e++)
-		if ((sp_lab_env_passes(*e, extra) || !strncmp(*e, "TERM=", 5)) &&
-		    sp_strv_push(&env, *e))
-			return SP_EXIT_RUNTIME;
-	/* progress lines are drawn for a terminal the guest cannot see */
-	if (isatty(STDERR_FILENO)) {
-		sp_strv_push(&env, "SLOWPATH_LAB_TTY=1");
-		if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws)) {
-			req.rows = ws.ws_row;
-			req.cols = ws.ws_col;
-		}
+	if (forward_env(&env, &req)) {
+		sp_strv_free(&env);
+		return SP_EXIT_RUNTIME;
 	}
 	req.cwd = cwd;
 	req.argv = argv;
@@ -213,7 +252,7 @@ int lab_forward_run(char **argv, char *const *sync)
 	fd = sp_lab_connect(r.sock);
 	if (fd < 0) {
 		if (sp_lab_probe(&r, &info) != SP_LAB_UP)
-			lab_report_dead(&r, &info);
+			sp_lab_report_dead(&r, &info);
 		else
 			sp_err("lab: cannot connect to %s: %s", r.sock, strerror(-fd));
 		sp_strv_free(&env);
@@ -238,113 +277,114 @@ int lab_forward_run(char **argv, char *const *sync)
 	sigaction(SIGTERM, &old[1], NULL);
 	sigaction(SIGHUP, &old[2], NULL);
 	sp_strv_free(&env);
-	if (ret == -EPIPE) {
-		if (sp_lab_probe(&r, &info) != SP_LAB_UP)
-			lab_report_dead(&r, &info);
-		else
-			sp_err("lab: the guest ended the session before %s finished",
-			       argv[1] ? argv[1] : argv[0]);
-		return SP_EXIT_RUNTIME;
-	}
-	if (ret == -ECANCELED) {
-		sp_err("lab: gave up waiting for %s after %u signals; it may "
-		       "still run in the lab ('slowpath lab stop' ends it all)",
-		       argv[1] ? argv[1] : argv[0], files.signals);
-		return SP_EXIT_RUNTIME;
-	}
-	if (ret) {
-		sp_err("lab: talking to the lab: %s", strerror(-ret));
-		return SP_EXIT_RUNTIME;
-	}
-	return sp_lab_files_verdict(&files, code);
+	return session_verdict(&r, argv, ret, &files, code);
 }
 
-int sp_cli_lab_forward(int argc, char **argv, int (*run)(int, char **),
-		       int *code)
+/* Does the command run here? Where it is no command of the lab's, in
+ * the guest, for help, in one of its host-side forms, or when this
+ * host has the kernel stack. */
+static int runs_here(const struct forwarded *f, int argc, char **argv,
+		     const struct sp_lab_forward_ops *ops)
 {
-	const struct forwarded *f = find_forwarded(argv[0]);
-	struct sp_lab_run r;
-	struct sp_lab_info info;
-	struct sp_strv fargv = { 0 };
-	char exe[PATH_MAX], cwd[PATH_MAX], *sync[2] = { NULL, NULL };
-	ssize_t n;
-	int i;
-
 	if (!f || getenv("SLOWPATH_IN_LAB"))
-		return 0;
+		return 1;
 	if (has_arg(argc, argv, "--help") || has_arg(argc, argv, "-h"))
-		return 0;
+		return 1;
 	if (f->not_first && argc > 1 && !strcmp(argv[1], f->not_first))
-		return 0;
+		return 1;
 	if (f->not_with && has_arg(argc, argv, f->not_with))
-		return 0;
+		return 1;
 	/* run and reproduce --jobs boot their exact-time guests from here
 	 * themselves */
 	if ((!strcmp(f->name, "reproduce") || !strcmp(f->name, "run")) &&
 	    (has_arg(argc, argv, "--jobs") || has_prefix_arg(argc, argv, "--jobs=")))
-		return 0;
+		return 1;
 	/* run --kernels boots a lab per kernel from here itself */
 	if (!strcmp(f->name, "run") && (has_arg(argc, argv, "--kernels") ||
 					has_prefix_arg(argc, argv, "--kernels=")))
-		return 0;
-	if (f->only_with ? !has_arg(argc, argv, f->only_with) : sp_cli_native_ok())
+		return 1;
+	return f->only_with ? !has_arg(argc, argv, f->only_with) : ops->native_ok();
+}
+
+/* No lab runs: bad arguments are still exit 1, else how to start one. */
+static int no_lab(const struct forwarded *f, int argc, char **argv,
+		  const struct sp_lab_forward_ops *ops)
+{
+	int code;
+
+	if (f->args_checked && ops->check_args) {
+		code = ops->check_args(argc, argv);
+		if (code != SP_EXIT_OK)
+			return code;
+	}
+	if (f->only_with)
+		sp_err("%s %s: no lab is running; start one first: "
+		       "slowpath lab start", argv[0], f->only_with);
+	else
+		sp_err("%s: this host lacks the kernel stack ('slowpath "
+		       "doctor' says what); start the lab first: slowpath "
+		       "lab start", argv[0]);
+	return SP_EXIT_ENV;
+}
+
+/* The command, as this binary's path (the guest sees it at the same
+ * path, the host's root) and its words, run in the lab. */
+static int forward_command(const struct forwarded *f, int argc, char **argv)
+{
+	struct sp_strv fargv = { 0 };
+	char exe[PATH_MAX], cwd[PATH_MAX], *sync[2] = { NULL, NULL };
+	ssize_t n;
+	int i, code;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd)))
+		return SP_EXIT_RUNTIME;
+	exe[n] = '\0';
+	if (sp_strv_push(&fargv, exe))
+		return SP_EXIT_RUNTIME;
+	for (i = 0; i < argc; i++)
+		if (sp_strv_push(&fargv, argv[i])) {
+			sp_strv_free(&fargv);
+			return SP_EXIT_RUNTIME;
+		}
+	if (f->out_opt)
+		sync[0] = out_folder(f, argc, argv, cwd);
+	code = sp_lab_forward_run(fargv.v, sync);
+	free(sync[0]);
+	sp_strv_free(&fargv);
+	return code;
+}
+
+int sp_lab_forward(int argc, char **argv, const struct sp_lab_forward_ops *ops,
+		   int *code)
+{
+	const struct forwarded *f = find_forwarded(argv[0]);
+	struct sp_lab_run r;
+	struct sp_lab_info info;
+
+	if (runs_here(f, argc, argv, ops))
 		return 0;
 	if (sp_lab_run_paths(&r)) {
 		sp_err("SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
 		*code = SP_EXIT_USAGE;
 		return 1;
 	}
-	if (lab_run_trusted(&r, argv[0])) {
+	if (sp_lab_run_trusted(&r, argv[0])) {
 		*code = SP_EXIT_ENV;
 		return 1;
 	}
 	switch (sp_lab_probe(&r, &info)) {
 	case SP_LAB_NONE:
-		if (f->args_checked && run) {
-			sp_cli_args_only = 1;
-			*code = run(argc, argv);
-			sp_cli_args_only = 0;
-			if (*code != SP_EXIT_OK)
-				return 1;
-		}
-		if (f->only_with)
-			sp_err("%s %s: no lab is running; start one first: "
-			       "slowpath lab start", argv[0], f->only_with);
-		else
-			sp_err("%s: this host lacks the kernel stack ('slowpath "
-			       "doctor' says what); start the lab first: slowpath "
-			       "lab start", argv[0]);
-		*code = SP_EXIT_ENV;
+		*code = no_lab(f, argc, argv, ops);
 		return 1;
 	case SP_LAB_DEAD:
-		lab_report_dead(&r, &info);
+		sp_lab_report_dead(&r, &info);
 		*code = SP_EXIT_ENV;
 		return 1;
 	case SP_LAB_UP:
 		break;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
-		*code = SP_EXIT_RUNTIME;
-		return 1;
-	}
-	exe[n] = '\0';
-	/* the guest sees this binary at the same path (the host's root) */
-	if (sp_strv_push(&fargv, exe)) {
-		*code = SP_EXIT_RUNTIME;
-		return 1;
-	}
-	for (i = 0; i < argc; i++)
-		if (sp_strv_push(&fargv, argv[i])) {
-			sp_strv_free(&fargv);
-			*code = SP_EXIT_RUNTIME;
-			return 1;
-		}
-	if (f->out_opt)
-		sync[0] = out_folder(f, argc, argv, cwd);
 	sp_debug("lab: %s runs in the lab (qemu pid %ld)", argv[0], info.pid);
-	*code = lab_forward_run(fargv.v, sync);
-	free(sync[0]);
-	sp_strv_free(&fargv);
+	*code = forward_command(f, argc, argv);
 	return 1;
 }

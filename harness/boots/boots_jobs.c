@@ -1,19 +1,18 @@
-/* slowpath run --jobs N (run_jobs.h): the matrix's longest list (the
+/* slowpath run --jobs N (boots.h): the matrix's longest list (the
  * selectors, rw patterns, block sizes or iodepths) dealt round robin to
  * N exact-time (uml) guests side by side, one CPU each; each brings the
  * topology up, runs its share into OUT/jobs/I/run and takes it down;
  * then OUT/cases holds every guest's cases and one report covers them.
  * A guest that fails fails the whole; what it finished stays under
  * OUT/jobs/I. */
-#include "harness/cli/run_jobs.h"
+#include "harness/boots/boots.h"
 
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "common/machine.h"
 #include "common/proc.h"
 #include "common/strbuf.h"
-#include "harness/cli/lab_cli.h"
-#include "harness/cli/run_boots.h"
+#include "lab/lab_engine.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -183,14 +182,12 @@ static int finish_jobs(const char *out, struct job *jobs, size_t n, int failed,
 	return worst;
 }
 
-int sp_cli_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
+/* What --jobs needs before any guest starts: the axis to deal, a uml
+ * lab, the host, root. 0 or an exit code, said. */
+static int jobs_refused(const struct sp_run_cli *cli, struct axis *axis)
 {
-	char out[PATH_MAX], exe[PATH_MAX];
 	enum sp_lab_engine engine;
-	struct job *jobs;
-	struct axis axis;
-	size_t n = (size_t)cli->jobs;
-	int rc, cases;
+	int rc;
 
 	rc = sp_run_boot_refuse(cli, "--jobs");
 	if (rc)
@@ -203,13 +200,13 @@ int sp_cli_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
 		sp_err("run: --jobs and --kernels do not go together");
 		return SP_EXIT_USAGE;
 	}
-	if (pick_axis(cli, &axis))
+	if (pick_axis(cli, axis))
 		return SP_EXIT_USAGE;
 	if (sp_machine_in_lab()) {
 		sp_err("run: --jobs starts lab guests: run it on the host");
 		return SP_EXIT_USAGE;
 	}
-	if (lab_pick_engine(NULL, NULL, &engine) || engine != SP_LAB_ENGINE_UML) {
+	if (sp_lab_pick_engine(&sp_lab_engines, NULL, NULL, &engine) || engine != SP_LAB_ENGINE_UML) {
 		sp_err("run: --jobs runs exact-time (uml) guests, and none is "
 		       "prepared here ('make lab' builds it)");
 		return SP_EXIT_ENV;
@@ -218,6 +215,20 @@ int sp_cli_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
 		sp_err("run: --jobs boots the lab, which needs root");
 		return SP_EXIT_ENV;
 	}
+	return 0;
+}
+
+int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)
+{
+	char out[PATH_MAX], exe[PATH_MAX];
+	struct job *jobs;
+	struct axis axis;
+	size_t n = (size_t)cli->jobs;
+	int rc, cases;
+
+	rc = jobs_refused(cli, &axis);
+	if (rc)
+		return rc;
 	/* a guest dealt nothing would run the whole matrix */
 	if (n > axis.n) {
 		sp_info("run: %zu guests, one per item of %s", axis.n, axis.opt);

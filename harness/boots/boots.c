@@ -1,6 +1,6 @@
-/* run --kernels and run --jobs (run_boots.h): the guest's command line,
- * the merge of every guest's cases and the one report. */
-#include "harness/cli/run_boots.h"
+/* What run --kernels and run --jobs share (boots.h): the guest's command
+ * line, the merge of every guest's cases and the one report. */
+#include "harness/boots/boots.h"
 
 #include "common/exitcodes.h"
 #include "common/file.h"

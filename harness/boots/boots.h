@@ -1,13 +1,25 @@
-/* What run --kernels and run --jobs share: each boots lab guests that
- * bring the topology up, run their cases into a folder of the result
- * directory and take it down; the cases are then merged into one
- * OUT/cases and reported as one run. */
-#ifndef SP_CLI_RUN_BOOTS_H
-#define SP_CLI_RUN_BOOTS_H
+/* run --kernels and run --jobs: the same run in several lab boots. Each
+ * boots lab guests that bring the topology up, run their cases into a
+ * folder of the result directory and take it down; the cases are then
+ * merged into one OUT/cases and reported as one run. */
+#ifndef SP_BOOTS_H
+#define SP_BOOTS_H
 
 #include "harness/run/run_matrix.h"
 
 #include <stddef.h>
+
+/* slowpath run --kernels 6.1,6.12 (boots_kernels.c): the same cases in
+ * one qemu lab boot per kernel, merged into one result directory and
+ * reported side by side. cli is the parsed command line, argv the
+ * original one (its other options go to each boot's `slowpath run`).
+ * An exit code. */
+int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv);
+
+/* slowpath run --jobs N --topology T (boots_jobs.c): the cases dealt to
+ * N exact-time lab guests side by side, merged into one result
+ * directory. Arguments as above. An exit code. */
+int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv);
 
 /* One guest's command line after `lab run ... --`: our binary brings
  * cli->topology up (at cli->unit), runs the user's run options without

@@ -1,13 +1,15 @@
-/* slowpath lab start|stop|status, and the two actions the guest runs for
- * them (agent, guest-info): a lab VM that stays up, its control socket
- * and pid file under /run/slowpath/lab (lab_ctl.h). */
+/* lab start, stop, status and the two actions the guest runs for them
+ * (agent, guest-info), lab_life.h: a qemu lab VM that stays up, its
+ * control socket and pid file under /run/slowpath/lab (lab_ctl.h). */
+#include "lab/lab_life.h"
+
 #include "common/exitcodes.h"
 #include "common/file.h"
 #include "common/log.h"
 #include "common/proc.h"
-#include "harness/cli/lab_cli.h"
 #include "lab/lab_agent.h"
 #include "lab/lab_ctl.h"
+#include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_vm.h"
 
@@ -64,7 +66,7 @@ static void self_exe(char *buf, size_t len)
 }
 
 /* The job and config the guest's init reads: run `slowpath lab agent`. */
-static int write_guest_job(const struct lab_paths *lp, const char *xchg)
+static int write_guest_job(const struct sp_lab_paths *lp, const char *xchg)
 {
 	char exe[PATH_MAX];
 	char *argv[] = { exe, "lab", "agent", NULL };
@@ -72,7 +74,7 @@ static int write_guest_job(const struct lab_paths *lp, const char *xchg)
 	self_exe(exe, sizeof(exe));
 	const struct sp_lab_vm vm = { .mode = SP_LAB_AGENT };
 
-	return lab_write_guest_job(lp, xchg, &vm, "/", argv, NULL);
+	return sp_lab_write_guest_job(lp, xchg, &vm, "/", argv, NULL);
 }
 
 static int probe_signal(void *ctx)
@@ -144,7 +146,7 @@ static void say_dead_start(const char *xchg, const char *log)
 	free(error);
 }
 
-static int spawn_vm(const struct lab_paths *lp, const struct sp_lab_run *r,
+static int spawn_vm(const struct sp_lab_paths *lp, const struct sp_lab_run *r,
 		    int64_t cpus, uint64_t mem, const char *console,
 		    const char *agent_log, pid_t *pid)
 {
@@ -165,7 +167,8 @@ static int spawn_vm(const struct lab_paths *lp, const struct sp_lab_run *r,
 	};
 	int logfd, ret;
 
-	if (sp_lab_qemu_argv(&vm, &argv))
+	/* a running lab is qemu's (sp_lab_start) */
+	if (sp_lab_qemu_ops.argv(&vm, &argv))
 		return -EINVAL;
 	logfd = open(agent_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (logfd < 0) {
@@ -197,67 +200,116 @@ static int write_state(const struct sp_lab_run *r, const struct sp_lab_info *inf
 	return ret;
 }
 
-static int start_locked(const struct sp_lab_run *run, int64_t cpus,
-			uint64_t mem, int64_t timeout_s, const char *kernel_series)
+/* A lab already up is fine, a dead one cleared; the prepared lab found,
+ * qemu there, the run folder made with the agent's job. 0 to boot, 1
+ * when one runs already, or an exit code (as -code), said. */
+static int start_prepare(const struct sp_lab_engines *e, struct sp_lab_run *r,
+			 uint64_t mem, const char *kernel_series,
+			 struct sp_lab_paths *lp)
 {
 	/* only which prepared kernel: spawn_vm fills in the rest */
 	const struct sp_lab_vm which = { .kernel_series = kernel_series };
-	struct sp_lab_run r;
 	struct sp_lab_info info;
-	struct lab_paths lp;
+	int ret;
+
+	switch (sp_lab_probe(r, &info)) {
+	case SP_LAB_UP:
+		sp_info("lab: already running (qemu pid %ld); 'slowpath lab stop' ends it",
+			info.pid);
+		return 1;
+	case SP_LAB_DEAD:
+		sp_lab_report_dead_locked(r, &info);
+		break;
+	case SP_LAB_NONE:
+		break;
+	}
+	ret = sp_lab_find(e, lp, &which);
+	if (ret)
+		return ret == -EINVAL ? -SP_EXIT_USAGE : -SP_EXIT_ENV;
+	if (sp_lab_find_program(SP_LAB_QEMU, lp->qemu, sizeof(lp->qemu))) {
+		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)",
+		       SP_LAB_QEMU);
+		return -SP_EXIT_ENV;
+	}
+	if (mem < (64ULL << 20)) {
+		sp_err("lab start: --mem %llu is too small (at least 64M)",
+		       (unsigned long long)mem);
+		return -SP_EXIT_USAGE;
+	}
+	ret = mkdir_p(r->dir, 0700);
+	if (!ret && sp_lab_run_trusted(r, "lab start"))
+		return -SP_EXIT_ENV;
+	if (!ret)
+		ret = mkdir(r->xchg, 0700) && errno != EEXIST ? -errno : 0;
+	if (!ret)
+		ret = write_guest_job(lp, r->xchg);
+	if (ret) {
+		sp_err("lab start: cannot prepare %s: %s", r->dir, strerror(-ret));
+		sp_lab_cleanup(r);
+		return -SP_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* The booted lab's record: pid, since when, its size, the kernel its
+ * ready file names, its console log. */
+static int record_start(const struct sp_lab_run *r, const struct sp_lab_paths *lp,
+			pid_t pid, time_t t, int64_t cpus, uint64_t mem,
+			const char *console)
+{
+	struct sp_lab_info info;
+	char ready[PATH_MAX + 64];
+
+	memset(&info, 0, sizeof(info));
+	info.pid = pid;
+	info.started = (int64_t)t;
+	info.cpus = cpus;
+	info.mem = mem;
+	/* the ready file starts with the kernel version the lab boots */
+	sp_lab_file(ready, sizeof(ready), lp->dir, SP_LAB_READY);
+	if (!sp_file_read_prefix(ready, info.kver, sizeof(info.kver)))
+		info.kver[strcspn(info.kver, " \n")] = '\0';
+	snprintf(info.console, sizeof(info.console), "%s", console);
+	return write_state(r, &info);
+}
+
+/* Why the boot failed, said; the VM killed, its files removed. */
+static int start_failed(const struct sp_lab_run *r, int ret, pid_t pid,
+			int64_t timeout_s, const char *console)
+{
+	int st;
+
+	if (ret == -ECHILD || waitpid(pid, &st, WNOHANG) == pid)
+		say_dead_start(r->xchg, console);
+	else if (ret == -ETIMEDOUT)
+		sp_err("lab start: the guest did not answer within %lld s "
+		       "(console log: %s)", (long long)timeout_s, console);
+	else if (ret == -EINTR)
+		sp_err("lab start: stopped by signal %d; VM killed", (int)start_signal);
+	else
+		sp_err("lab start: %s (console log: %s)", strerror(-ret), console);
+	sp_lab_kill_vm(pid);
+	sp_lab_cleanup(r);
+	return SP_EXIT_RUNTIME;
+}
+
+static int start_locked(const struct sp_lab_engines *e, const struct sp_lab_run *run,
+			int64_t cpus, uint64_t mem, int64_t timeout_s,
+			const char *kernel_series)
+{
+	struct sp_lab_run r = *run;
+	struct sp_lab_paths lp;
 	struct sigaction sa = { .sa_handler = on_start_signal };
-	char console[PATH_MAX + 96], agent_log[PATH_MAX + 96], stamp[32];
+	char console[PATH_MAX + 96], agent_log[PATH_MAX + 96];
 	int64_t t0 = now_ms();
 	time_t t = time(NULL);
 	pid_t pid = -1;
 	int ret, st;
 
-	r = *run;
-	switch (sp_lab_probe(&r, &info)) {
-	case SP_LAB_UP:
-		sp_info("lab: already running (qemu pid %ld); 'slowpath lab stop' ends it",
-			info.pid);
-		return SP_EXIT_OK;
-	case SP_LAB_DEAD:
-		lab_report_dead_locked(&r, &info);
-		break;
-	case SP_LAB_NONE:
-		break;
-	}
-	ret = lab_find(&lp, &which);
+	ret = start_prepare(e, &r, mem, kernel_series, &lp);
 	if (ret)
-		return ret == -EINVAL ? SP_EXIT_USAGE : SP_EXIT_ENV;
-	if (lab_find_program(SP_LAB_QEMU, lp.qemu, sizeof(lp.qemu))) {
-		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)",
-		       SP_LAB_QEMU);
-		return SP_EXIT_ENV;
-	}
-	if (mem < (64ULL << 20)) {
-		sp_err("lab start: --mem %llu is too small (at least 64M)",
-		       (unsigned long long)mem);
-		return SP_EXIT_USAGE;
-	}
-	ret = mkdir_p(r.dir, 0700);
-	if (!ret && lab_run_trusted(&r, "lab start"))
-		return SP_EXIT_ENV;
-	if (!ret)
-		ret = mkdir(r.xchg, 0700) && errno != EEXIST ? -errno : 0;
-	if (!ret)
-		ret = write_guest_job(&lp, r.xchg);
-	if (ret) {
-		sp_err("lab start: cannot prepare %s: %s", r.dir, strerror(-ret));
-		sp_lab_cleanup(&r);
-		return SP_EXIT_RUNTIME;
-	}
-	snprintf(console, sizeof(console), "%s/logs", lp.lab);
-	mkdir(console, 0755);
-	sp_lab_prune_logs(console);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-	snprintf(console, sizeof(console), "%s/logs/%s-%d.log", lp.lab, stamp,
-		 (int)getpid());
-	snprintf(agent_log, sizeof(agent_log), "%s/logs/%s-%d.agent.log",
-		 lp.lab, stamp, (int)getpid());
-
+		return ret > 0 ? SP_EXIT_OK : -ret;
+	sp_lab_log_names(lp.lab, console, agent_log, sizeof(console));
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -267,21 +319,7 @@ static int start_locked(const struct sp_lab_run *run, int64_t cpus,
 		sp_lab_cleanup(&r);
 		return SP_EXIT_RUNTIME;
 	}
-	memset(&info, 0, sizeof(info));
-	info.pid = pid;
-	info.started = (int64_t)t;
-	info.cpus = cpus;
-	info.mem = mem;
-	/* the ready file starts with the kernel version the lab boots */
-	{
-		char ready[PATH_MAX + 64];
-
-		snprintf(ready, sizeof(ready), "%s/ready", lp.dir);
-		if (!sp_file_read_prefix(ready, info.kver, sizeof(info.kver)))
-			info.kver[strcspn(info.kver, " \n")] = '\0';
-	}
-	snprintf(info.console, sizeof(info.console), "%s", console);
-	if (write_state(&r, &info)) {
+	if (record_start(&r, &lp, pid, t, cpus, mem, console)) {
 		sp_err("lab start: cannot write %s", r.info);
 		ret = -EIO;
 	} else {
@@ -289,20 +327,8 @@ static int start_locked(const struct sp_lab_run *run, int64_t cpus,
 			(int)pid, (long long)cpus, (unsigned long long)(mem >> 20), console);
 		ret = wait_ready(&r, timeout_s ? t0 + timeout_s * 1000 : 0, pid, &st);
 	}
-	if (ret) {
-		if (ret == -ECHILD || waitpid(pid, &st, WNOHANG) == pid)
-			say_dead_start(r.xchg, console);
-		else if (ret == -ETIMEDOUT)
-			sp_err("lab start: the guest did not answer within %lld s "
-			       "(console log: %s)", (long long)timeout_s, console);
-		else if (ret == -EINTR)
-			sp_err("lab start: stopped by signal %d; VM killed", (int)start_signal);
-		else
-			sp_err("lab start: %s (console log: %s)", strerror(-ret), console);
-		sp_lab_kill_vm(pid);
-		sp_lab_cleanup(&r);
-		return SP_EXIT_RUNTIME;
-	}
+	if (ret)
+		return start_failed(&r, ret, pid, timeout_s, console);
 	sp_info("lab: up in %.1f s; up, run, status, down... now run in it; "
 		"'slowpath lab stop' ends it", (double)(now_ms() - t0) / 1000.0);
 	return SP_EXIT_OK;
@@ -326,17 +352,22 @@ static int lock_run(const struct sp_lab_run *r, const char *what)
 
 /* One start or stop at a time on a run folder: a second start waits for
  * the first and then finds its lab running (exit 0, "already running"). */
-int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
-	      const char *kernel_series)
+int sp_lab_start(const struct sp_lab_engines *e, const struct sp_lab_guest_opts *o)
 {
 	struct sp_lab_run r;
 	int lock, code;
+
+	if (o->ask.engine && strcmp(o->ask.engine, "qemu")) {
+		sp_err("lab start: a running lab is qemu's for now; the uml "
+		       "engine runs one command a guest (lab run --engine uml)");
+		return SP_EXIT_USAGE;
+	}
 
 	if (sp_lab_run_paths(&r)) {
 		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
 		return SP_EXIT_USAGE;
 	}
-	if (lab_run_trusted(&r, "lab start"))
+	if (sp_lab_run_trusted(&r, "lab start"))
 		return SP_EXIT_ENV;
 	if (geteuid() != 0) {
 		sp_err("lab start: needs root: qemu shares / into the guest");
@@ -345,14 +376,15 @@ int lab_start(int64_t cpus, uint64_t mem, int64_t timeout_s,
 	lock = lock_run(&r, "start");
 	if (lock < 0)
 		return SP_EXIT_RUNTIME;
-	code = start_locked(&r, cpus, mem, timeout_s, kernel_series);
+	code = start_locked(e, &r, o->ask.cpus ? o->ask.cpus : 2, o->mem,
+			    o->timeout < 0 ? 900 : o->timeout, o->ask.kernel);
 	close(lock);
 	return code;
 }
 
 static int stop_locked(const struct sp_lab_run *run);
 
-int lab_stop(void)
+int sp_lab_stop(void)
 {
 	struct sp_lab_run r;
 	int lock, code;
@@ -361,7 +393,7 @@ int lab_stop(void)
 		sp_err("lab stop: SLOWPATH_LAB_RUN must be an absolute path");
 		return SP_EXIT_USAGE;
 	}
-	if (lab_run_trusted(&r, "lab stop"))
+	if (sp_lab_run_trusted(&r, "lab stop"))
 		return SP_EXIT_ENV;
 	lock = lock_run(&r, "stop");
 	if (lock < 0)
@@ -385,7 +417,7 @@ static int stop_locked(const struct sp_lab_run *run)
 		return SP_EXIT_OK;
 	}
 	if (life == SP_LAB_DEAD) {
-		lab_report_dead_locked(&r, &info);
+		sp_lab_report_dead_locked(&r, &info);
 		return SP_EXIT_OK;
 	}
 	if (sp_lab_stop_qemu(info.pid, r.sock, 5000) == -ESRCH) {
@@ -400,6 +432,7 @@ static int stop_locked(const struct sp_lab_run *run)
 		(long long)(up / 60), (long long)(up % 60));
 	return SP_EXIT_OK;
 }
+
 
 /* qemu's CPU time since it started, as a share of one host CPU. */
 static double qemu_cpu_share(long pid, int64_t started)
@@ -419,54 +452,43 @@ static double qemu_cpu_share(long pid, int64_t started)
 	       (double)wall;
 }
 
-int lab_status(int quiet)
+int sp_lab_status_probe(struct sp_lab_status *st)
 {
 	struct sp_lab_run r;
-	struct sp_lab_info info;
 	enum sp_lab_life life;
-	char when[64], exe[PATH_MAX];
-	char *argv[] = { exe, "lab", "guest-info", NULL }, *none[] = { NULL };
-	time_t started;
-	int64_t up;
-	double cpu;
 
+	memset(st, 0, sizeof(*st));
+	st->cpu_share = -1;
 	if (sp_lab_run_paths(&r)) {
 		sp_err("lab status: SLOWPATH_LAB_RUN must be an absolute path");
 		return SP_EXIT_USAGE;
 	}
-	if (!lab_env_ok())
+	if (!sp_lab_env_ok())
 		return SP_EXIT_USAGE;
-	if (lab_run_trusted(&r, "lab status"))
+	if (sp_lab_run_trusted(&r, "lab status"))
 		return SP_EXIT_ENV;
-	life = sp_lab_probe(&r, &info);
+	life = sp_lab_probe(&r, &st->info);
 	if (life == SP_LAB_DEAD) {
 		/* even with --quiet: a dead lab is news */
-		lab_report_dead(&r, &info);
+		sp_lab_report_dead(&r, &st->info);
 		return SP_EXIT_ENV;
 	}
-	if (life == SP_LAB_NONE) {
-		if (!quiet)
-			printf("lab: not running ('slowpath lab start' starts one)\n");
-		return SP_EXIT_ENV;
-	}
-	if (quiet)
-		return SP_EXIT_OK;
-	started = (time_t)info.started;
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", localtime(&started));
-	up = (int64_t)time(NULL) - info.started;
-	printf("lab: running since %s (%lld min), qemu pid %ld, %lld vCPUs, %llu MiB\n",
-	       when, (long long)(up / 60), info.pid, (long long)info.cpus,
-	       (unsigned long long)(info.mem >> 20));
-	cpu = qemu_cpu_share(info.pid, info.started);
-	if (cpu >= 0)
-		printf("lab: qemu has used %.0f%% of one host CPU since it started\n", cpu);
-	printf("lab: console log %s\n", info.console);
-	fflush(stdout);
-	self_exe(exe, sizeof(exe));
-	return lab_forward_run(argv, none);
+	st->up = life == SP_LAB_UP;
+	if (st->up)
+		st->cpu_share = qemu_cpu_share(st->info.pid, st->info.started);
+	return SP_EXIT_OK;
 }
 
-int lab_agent(void)
+int sp_lab_status_guest(void)
+{
+	char exe[PATH_MAX];
+	char *argv[] = { exe, "lab", "guest-info", NULL }, *none[] = { NULL };
+
+	self_exe(exe, sizeof(exe));
+	return sp_lab_forward_run(argv, none);
+}
+
+int sp_lab_agent(void)
 {
 	char port[64];
 	int ret;
@@ -488,9 +510,9 @@ int lab_agent(void)
 /* Busy share of the guest's CPUs over about a second, from /proc/stat. */
 static int guest_cpu_busy(double *pct)
 {
-	unsigned long long v[2][8];
+	unsigned long long v[2][8], total = 0, idle;
 	char line[512];
-	int i;
+	int i, k;
 
 	for (i = 0; i < 2; i++) {
 		if (i)
@@ -501,19 +523,14 @@ static int guest_cpu_busy(double *pct)
 			   &v[i][5], &v[i][6], &v[i][7]) != 8)
 			return -EIO;
 	}
-	{
-		unsigned long long total = 0, idle;
-		int k;
-
-		for (k = 0; k < 8; k++)
-			total += v[1][k] - v[0][k];
-		idle = (v[1][3] - v[0][3]) + (v[1][4] - v[0][4]);
-		*pct = total ? 100.0 * (double)(total - idle) / (double)total : 0;
-	}
+	for (k = 0; k < 8; k++)
+		total += v[1][k] - v[0][k];
+	idle = (v[1][3] - v[0][3]) + (v[1][4] - v[0][4]);
+	*pct = total ? 100.0 * (double)(total - idle) / (double)total : 0;
 	return 0;
 }
 
-int lab_guest_info(void)
+void sp_lab_guest_facts(struct sp_lab_guest_facts *f)
 {
 	struct utsname u;
 	struct sp_proc p;
@@ -522,24 +539,23 @@ int lab_guest_info(void)
 				  .timeout_ms = 60000 };
 	char exe[PATH_MAX], line[256];
 	const char *argv[] = { exe, "status", NULL };
-	const char *text;
-	double busy;
 
+	memset(f, 0, sizeof(*f));
+	f->cpu_busy = -1;
 	if (!uname(&u))
-		printf("lab: kernel %s\n", u.release);
-	if (!guest_cpu_busy(&busy))
-		printf("lab: guest CPU use %.0f%% (over 1 s)\n", busy);
+		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
+	if (guest_cpu_busy(&f->cpu_busy))
+		f->cpu_busy = -1;
 	if (!sp_file_read_prefix("/proc/loadavg", line, sizeof(line)))
-		printf("lab: guest load %.*s\n", (int)strcspn(line, " \n") , line);
+		snprintf(f->load, sizeof(f->load), "%.*s", (int)strcspn(line, " \n"), line);
 	self_exe(exe, sizeof(exe));
 	sp_proc_init(&p);
 	if (!sp_proc_run(&p, argv, &o)) {
-		text = p.status == 0 && p.out.p ? p.out.p : p.err.p;
-		if (p.status == 0 && p.out.p)
-			printf("lab: topology: %.*s\n", (int)strcspn(text, "\n"), text);
-		else
-			printf("lab: topology: none up\n");
+		f->topology_known = 1;
+		f->topology_up = p.status == 0 && p.out.p;
+		if (f->topology_up)
+			snprintf(f->topology, sizeof(f->topology), "%.*s",
+				 (int)strcspn(p.out.p, "\n"), p.out.p);
 	}
 	sp_proc_release(&p);
-	return SP_EXIT_OK;
 }

@@ -1,17 +1,17 @@
-/* slowpath run --kernels (run_kernels.h): one `slowpath lab run
- * --kernel K` per kernel, each bringing the topology up, running the
+/* slowpath run --kernels (boots.h): one lab run (lab_life.h) on qemu
+ * with --kernel K per kernel, each bringing the topology up, running the
  * cases into OUT/K and taking it down; then OUT/cases holds every
  * kernel's cases (K-<stem>.json) and the report puts the kernels side
  * by side. */
-#include "harness/cli/run_kernels.h"
+#include "harness/boots/boots.h"
 
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "common/strbuf.h"
+#include "common/units.h"
 #include "dm/selector.h"
-#include "harness/cli/commands.h"
-#include "harness/cli/run_boots.h"
 #include "harness/report/render_kernels.h"
+#include "lab/lab_life.h"
 #include "lab/lab_vm.h"
 #include "lab/selector_build.h"
 
@@ -68,64 +68,43 @@ static int check_selectors(const char *list, const char *series,
 	return 0;
 }
 
+/* One lab run of the cases on series: its exit code. */
 static int boot_one(const char *series, const struct sp_run_cli *cli,
 		    const char *out, const char *exe, int argc, char **argv)
 {
-	char cpus[24], kout[PATH_MAX + 16];
-	char **guest, **v;
-	int n = 0, ng, rc;
+	/* Debian's kernels as they ship, side by side; the rest as lab
+	 * run's defaults */
+	struct sp_lab_guest_opts o = {
+		.ask = { .kernel = series, .engine = "qemu", .cpus = cli->lab_cpus },
+		.timeout = -1, .keep = out,
+	};
+	char kout[PATH_MAX + 16];
+	char **guest;
+	int ng, rc;
 
-	snprintf(cpus, sizeof(cpus), "%lld", (long long)cli->lab_cpus);
+	if (sp_parse_size_bytes(SP_LAB_MEM_DEFAULT, &o.mem))
+		return SP_EXIT_RUNTIME;
 	(void)sp_snprintf(kout, sizeof(kout), "%s/%s", out, series);
 	guest = sp_run_boot_guest_argv(cli, exe, argc, argv, NULL, NULL, kout, &ng);
-	v = guest ? calloc((size_t)ng + 16, sizeof(*v)) : NULL;
-	if (!v) {
-		free(guest);
+	if (!guest)
 		return SP_EXIT_RUNTIME;
-	}
-	v[n++] = "lab";
-	v[n++] = "run";
-	/* Debian's kernels as they ship, side by side */
-	v[n++] = "--engine";
-	v[n++] = "qemu";
-	v[n++] = "--kernel";
-	v[n++] = (char *)series;
-	v[n++] = "--cpus";
-	v[n++] = cpus;
-	v[n++] = "--keep";
-	v[n++] = (char *)out;
-	v[n++] = "--";
-	memcpy(v + n, guest, ((size_t)ng + 1) * sizeof(*v));
-	n += ng;
 	sp_info("run: kernel %s: one lab boot, results in %s", series, kout);
-	rc = cmd_lab(n, v);
-	free(v);
+	rc = sp_lab_guest(&sp_lab_engines, SP_LAB_RUN, &o, guest);
 	free(guest);
 	return rc;
 }
 
-int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
+/* Each series named once, a series, prepared, and every selector stock
+ * or built for its kernel; then the store of the first kernel loaded
+ * (every kernel has every name). 0 or an exit code, said. */
+static int check_kernels(const struct sp_run_cli *cli,
+			 char series[][SP_RUN_ITEMLEN], size_t nk)
 {
-	char series[MAX_KERNELS][SP_RUN_ITEMLEN], out[PATH_MAX], exe[PATH_MAX];
-	char err[SP_SELBUILD_ERRLEN], prefix[SP_RUN_ITEMLEN + 2];
+	char err[SP_SELBUILD_ERRLEN];
 	struct sp_selector_target t;
-	struct sp_run_plan plan;
-	size_t nk, i, j;
-	int rc, worst = 0, merged, total = 0;
+	size_t i, j;
+	int rc;
 
-	rc = sp_run_boot_refuse(cli, "--kernels");
-	if (rc)
-		return rc;
-	if (!cli->topology) {
-		sp_err("run: --kernels needs --topology NAME: each boot brings "
-		       "it up");
-		return SP_EXIT_USAGE;
-	}
-	if (split(cli->kernels, series, MAX_KERNELS, &nk)) {
-		sp_err("run: bad --kernels '%s': a comma list of kernel series",
-		       cli->kernels);
-		return SP_EXIT_USAGE;
-	}
 	for (i = 0; i < nk; i++) {
 		for (j = 0; j < i; j++)
 			if (!strcmp(series[i], series[j])) {
@@ -149,6 +128,59 @@ int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 		if (!i)
 			sp_selector_store_load_release(t.release);
 	}
+	return 0;
+}
+
+/* One boot a kernel, each one's cases merged as it ends: the worst exit
+ * code, *total the cases merged. */
+static int boot_all(const struct sp_run_cli *cli, char series[][SP_RUN_ITEMLEN],
+		    size_t nk, const char *out, const char *exe, int argc,
+		    char **argv, int *total)
+{
+	char prefix[SP_RUN_ITEMLEN + 2];
+	int rc, worst = 0, merged;
+	size_t i;
+
+	*total = 0;
+	for (i = 0; i < nk; i++) {
+		rc = boot_one(series[i], cli, out, exe, argc, argv);
+		if (rc)
+			sp_err("run: kernel %s: exit %d (its lab console log is "
+			       "under the lab's logs/)", series[i], rc);
+		if (rc > worst)
+			worst = rc;
+		(void)sp_snprintf(prefix, sizeof(prefix), "%s-", series[i]);
+		merged = sp_run_boot_merge(out, series[i], prefix);
+		if (merged > 0)
+			*total += merged;
+	}
+	return worst;
+}
+
+int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
+{
+	char series[MAX_KERNELS][SP_RUN_ITEMLEN], out[PATH_MAX], exe[PATH_MAX];
+	char err[SP_SELBUILD_ERRLEN];
+	struct sp_run_plan plan;
+	size_t nk;
+	int rc, worst, total;
+
+	rc = sp_run_boot_refuse(cli, "--kernels");
+	if (rc)
+		return rc;
+	if (!cli->topology) {
+		sp_err("run: --kernels needs --topology NAME: each boot brings "
+		       "it up");
+		return SP_EXIT_USAGE;
+	}
+	if (split(cli->kernels, series, MAX_KERNELS, &nk)) {
+		sp_err("run: bad --kernels '%s': a comma list of kernel series",
+		       cli->kernels);
+		return SP_EXIT_USAGE;
+	}
+	rc = check_kernels(cli, series, nk);
+	if (rc)
+		return rc;
 	/* the rest of the matrix is checked here, before any boot */
 	if (sp_run_plan_from_cli(cli, &plan, err, sizeof(err))) {
 		sp_err("run: %s", err);
@@ -161,18 +193,7 @@ int sp_cli_run_kernels(const struct sp_run_cli *cli, int argc, char **argv)
 	rc = sp_run_boot_outdir(cli, "kernels", out, sizeof(out), exe, sizeof(exe));
 	if (rc)
 		return rc;
-	for (i = 0; i < nk; i++) {
-		rc = boot_one(series[i], cli, out, exe, argc, argv);
-		if (rc)
-			sp_err("run: kernel %s: exit %d (its lab console log is "
-			       "under the lab's logs/)", series[i], rc);
-		if (rc > worst)
-			worst = rc;
-		(void)sp_snprintf(prefix, sizeof(prefix), "%s-", series[i]);
-		merged = sp_run_boot_merge(out, series[i], prefix);
-		if (merged > 0)
-			total += merged;
-	}
+	worst = boot_all(cli, series, nk, out, exe, argc, argv, &total);
 	if (!total) {
 		sp_err("run: no kernel produced cases");
 		return worst ? worst : SP_EXIT_RUNTIME;
