@@ -91,13 +91,6 @@ int m_read_file(void *ctx, const char *path, char *buf, size_t len)
 		snprintf(buf, len, "4194304\n");
 		return 0;
 	}
-	if (!strcmp(path, "/proc/net/unix")) {
-		snprintf(buf, len, "Num RefCount Protocol Flags Type St Inode "
-			 "Path\n%s", M.iscsid_up ? "0000: 00000002 00000000 "
-			 "00010000 0001 01 15 @ISCSIADM_ABSTRACT_NAMESPACE\n"
-			 : "");
-		return 0;
-	}
 	if (strstr(path, "/device/state")) {
 		snprintf(buf, len, "running\n");
 		return 0;
