@@ -450,6 +450,43 @@ static void reports_and_plots(void **state)
 	run_mock_rmtree(dir);
 }
 
+/* hst measured first, st listed first: the order `slowpath report`
+ * renders the saved cases in */
+static void reports_list_cases_as_report_does(void **state)
+{
+	struct run_mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = run_mock_tmpdir("test_run_loop"), path[1024], *text;
+	const char *st_at, *hst_at;
+
+	(void)state;
+	run_mock_init(&m);
+	ops = run_mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	p.sel[0] = SP_SEL_HST;
+	p.sel[1] = SP_SEL_ST;
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	assert_string_equal(s.cases[0].selector, "historical-service-time");
+	assert_int_equal(sp_run_save_reports(dir, s.cases, s.done, NULL), 0);
+	snprintf(path, sizeof(path), "%s/report.txt", dir);
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL), 0);
+	st_at = strstr(text, "iodepth=1 numjobs=1 selector=service-time");
+	hst_at = strstr(text, "iodepth=1 numjobs=1 selector=historical-service-time");
+	assert_non_null(st_at);
+	assert_non_null(hst_at);
+	assert_true(st_at < hst_at);
+	/* and qd 1 before qd 8 */
+	assert_true(hst_at < strstr(text, "iodepth=8 numjobs=1 selector=service-time"));
+	free(text);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	run_mock_rmtree(dir);
+}
+
 static void case_records_what_it_ran_under(void **state)
 {
 	struct run_mock m;
@@ -508,6 +545,7 @@ int main(void)
 		cmocka_unit_test(job_file_is_composed_per_case),
 		cmocka_unit_test(slow_paths_from_the_journal),
 		cmocka_unit_test(reports_and_plots),
+		cmocka_unit_test(reports_list_cases_as_report_does),
 		cmocka_unit_test(case_records_what_it_ran_under),
 	};
 
