@@ -51,10 +51,16 @@ $(SLOWPATH): $(CLI_OBJS) $(LIBSLOWPATH)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIBSLOWPATH) $(LDLIBS)
 
 # A unit test links the library plus whatever --wrap mocks its
-# component declares as WRAP_<test name>.
-$(UNIT_BINS): $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBSLOWPATH)
+# component declares as WRAP_<test name>, and the mock sources it shares
+# with other tests as MOCKS_<test name> (each compiled once, as a
+# library source is).
+unit_mock_objs = $(addprefix $(BUILD)/obj/,$(MOCKS_$(1):.c=.o))
+.SECONDEXPANSION:
+$(UNIT_BINS): $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o \
+		$$(call unit_mock_objs,$$*) $(LIBSLOWPATH)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(WRAP_$*) $(LIBSLOWPATH) -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(call unit_mock_objs,$*) $(WRAP_$*) \
+		$(LIBSLOWPATH) -lcmocka $(LDLIBS)
 
 unit-tests: $(UNIT_BINS)
 

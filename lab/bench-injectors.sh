@@ -1,6 +1,6 @@
 #!/bin/bash
 # make bench-injectors: the three ways to delay a path, side by side over
-# ONE iSCSI path (tests/common/inject.rc): our tgt `delay` store, netem on
+# ONE iSCSI path (tests/lab/inject.rc: `slowpath up base1`): our tgt `delay` store, netem on
 # the target's veth, and the kernel's dm-delay on the iSCSI disk. Each is
 # measured at every delay and queue depth against its own zero-delay
 # baseline, cells interleaved across injectors and repeated in passes so
@@ -34,11 +34,11 @@ guest() {
 	export TMPDIR_TEST
 	# shellcheck source=tests/common/rc
 	. tests/common/rc
-	# shellcheck source=tests/common/inject.rc
-	. tests/common/inject.rc
+	# shellcheck source=tests/lab/inject.rc
+	. tests/lab/inject.rc
 	SKIP_REASONS=()
 	_inj_requires || die "${SKIP_REASONS[*]}" 2
-	trap '_inj_teardown; rm -rf "$TMPDIR_TEST"' EXIT
+	trap '_inj_teardown; rm -rf "$SLOWPATH_STATE_DIR" "$TMPDIR_TEST"' EXIT
 	trap 'exit 130' INT TERM
 	_inj_up || die "the path did not come up"
 	echo "meta kernel $(uname -r)"
@@ -160,9 +160,9 @@ render() {
 	echo "$LOAD_AFTER after. 4k random reads, fio libaio direct, time-based ${CELL} s"
 	echo "per cell, $PASSES passes (each pass runs every injector at a (delay, qd) back"
 	echo "to back, every other pass in reverse order); values are the median over"
-	echo "the passes of per-pass values. One path (tests/common/inject.rc): tgtd with"
-	echo "our store (delay=0) on a 64 MB file in a network namespace, open-iscsi"
-	echo "over a veth pair; store = the store's ctl, netem = \`slowpath netem set\`"
+	echo "the passes of per-pass values. One path (tests/lab/inject.rc): \`slowpath"
+	echo "up base1 --mechanism backend\`, tgtd with our store (delay=0) in a network"
+	echo "namespace, open-iscsi over a veth pair; store = \`slowpath delay set a\`, netem = \`slowpath netem set\`"
 	echo "on the target's veth (delays the replies), dm-delay = a \`delay\` map on the"
 	echo "iSCSI disk. Each injector's baseline is its own zero: store delay=0,"
 	echo "netem \`delay 0ms\`, dm-delay table with 0 ms."

@@ -13,6 +13,8 @@ make -s -j2 all
 make -s install-backend
 
 out=$PWD/results/demo-$(date -u +%Y%m%dT%H%M%SZ)
+# Where it runs is slowpath's answer, never this script's own: doctor
+# says native or not, `lab engine` which lab (host/196 holds it to that)
 if build/slowpath doctor --quiet --native; then
 	echo "demo: this host has the kernel stack: running natively"
 	bash mk/demo-steps.sh "$out"

@@ -17,6 +17,12 @@ UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_lock.c \
 	      tests/unit/harness/bringup/test_bringup_scale.c \
 	      tests/unit/harness/bringup/test_calib.c
+# the mock system of sp_sys_ops, one copy for every test that uses it
+BRINGUP_MOCK := tests/unit/harness/bringup/bringup_mock.c \
+		tests/unit/harness/bringup/bringup_mock_files.c
+$(foreach t,test_bringup test_bringup_live test_bringup_down \
+	    test_bringup_scale test_bringup_chap,\
+	$(eval MOCKS_harness/bringup/$(t) += $(BRINGUP_MOCK)))
 # make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] and
 # topology-down: natively when root and the kernel stack are here (the
 # lab guest counts), otherwise in the running lab (slowpath lab start).

@@ -8,6 +8,7 @@
 #include "harness/measure/case_result.h"
 #include "harness/cli/commands.h"
 #include "harness/report/render.h"
+#include "harness/report/render_order.h"
 #include "harness/report/render_plot.h"
 #include "harness/report/render_timeline.h"
 
@@ -100,7 +101,10 @@ int cmd_report(int argc, char **argv)
 	ret = sp_case_load_dir(dir, &cases, &n);
 	if (ret)
 		return ret == -ENOMEM ? SP_EXIT_RUNTIME : SP_EXIT_USAGE;
-	ret = sp_render_report(stdout, o.format, cases, n, o.base, o.other);
+	ret = sp_render_order_cases(cases, n, o.base, o.other);
+	if (!ret)
+		ret = sp_render_report(stdout, o.format, cases, n, o.base,
+				       o.other);
 	/* the timelines' tables after the text report (JSON has them in
 	 * each case's "faults") */
 	if (!ret && o.format == SP_FMT_TEXT)

@@ -5,3 +5,6 @@ LIB_SRCS += harness/fault/fault.c harness/fault/fault_apply.c \
 UNIT_TESTS += tests/unit/harness/fault/test_fault.c \
 	      tests/unit/harness/fault/test_fault_apply.c \
 	      tests/unit/harness/fault/test_fault_own.c
+# their sp_sys_ops mock is the bring-up tests' (harness/bringup/module.mk)
+MOCKS_harness/fault/test_fault_apply += $(BRINGUP_MOCK)
+MOCKS_harness/fault/test_fault_own += $(BRINGUP_MOCK)

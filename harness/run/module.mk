@@ -8,6 +8,9 @@ UNIT_TESTS += tests/unit/harness/run/test_run_matrix.c \
 	      tests/unit/harness/run/test_run_loop.c \
 	      tests/unit/harness/run/test_run_watch.c \
 	      tests/unit/harness/run/test_run_faults.c
+# the scripted system behind sp_run_ops, one copy for both tests
+MOCKS_harness/run/test_run_loop += tests/unit/harness/run/run_mock.c
+MOCKS_harness/run/test_run_watch += tests/unit/harness/run/run_mock.c
 # make bench-harness [BENCH_RUNTIME=S]: run's own time per case beyond fio
 .PHONY: bench-harness
 bench-harness: $(BUILD)/bench/run_bench

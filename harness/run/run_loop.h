@@ -130,8 +130,9 @@ int sp_run_save_manifest(const char *out_dir, const struct sp_run_plan *plan,
 			 const struct sp_run_target *t,
 			 const struct sp_run_summary *sum);
 
-/* report.{txt,md,csv,json} and plots/ (ST vs HST) in out_dir. Plots are
- * skipped (0) when no case pairs up; plot_ops NULL skips them. */
+/* report.{txt,md,csv,json} and plots/ (ST vs HST) in out_dir, the cases
+ * in `slowpath report`'s order (render_order.h). Plots are skipped (0)
+ * when no case pairs up; plot_ops NULL skips them. */
 int sp_run_save_reports(const char *out_dir,
 			const struct sp_case_result *cases, size_t n,
 			const struct sp_plot_ops *plot_ops);

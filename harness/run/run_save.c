@@ -7,10 +7,12 @@
 #include "common/outdir.h"
 #include "dm/selector.h"
 #include "harness/report/render.h"
+#include "harness/report/render_order.h"
 #include "harness/report/render_timeline.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -103,7 +105,7 @@ int sp_run_save_manifest(const char *out_dir, const struct sp_run_plan *plan,
 	return ret;
 }
 
-int sp_run_save_reports(const char *out_dir,
+static int save_reports(const char *out_dir,
 			const struct sp_case_result *cases, size_t n,
 			const struct sp_plot_ops *plot_ops)
 {
@@ -146,5 +148,30 @@ int sp_run_save_reports(const char *out_dir,
 		sp_info("no ST/HST pair among the cases: no comparison plots");
 		return 0;
 	}
+	return ret;
+}
+
+int sp_run_save_reports(const char *out_dir,
+			const struct sp_case_result *cases, size_t n,
+			const struct sp_plot_ops *plot_ops)
+{
+	const char *st = sp_selector_kernel_name(SP_SEL_ST);
+	const char *hst = sp_selector_kernel_name(SP_SEL_HST);
+	struct sp_case_result *ordered = NULL;
+	int ret;
+
+	/* in the order `slowpath report` lists them (render_order.h), so
+	 * it renders these files again from the cases alone, whatever
+	 * order the run measured them in */
+	if (n) {
+		ordered = malloc(n * sizeof(*ordered));
+		if (!ordered)
+			return -ENOMEM;
+		memcpy(ordered, cases, n * sizeof(*ordered));
+	}
+	ret = sp_render_order_cases(ordered, n, st, hst);
+	if (!ret)
+		ret = save_reports(out_dir, ordered, n, plot_ops);
+	free(ordered);
 	return ret;
 }

@@ -1,4 +1,4 @@
-/* plan, up and down against the mock system of test_bringup_mock.h. */
+/* plan, up and down against the mock system of bringup_mock.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_chap.h"
 
-#include "tests/unit/harness/bringup/test_bringup_mock.h"
+#include "tests/unit/harness/bringup/bringup_mock.h"
 
 static void plan_names_addresses_and_delays(void **state)
 {

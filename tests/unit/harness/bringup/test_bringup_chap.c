@@ -19,7 +19,7 @@
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_chap.h"
 
-#include "tests/unit/harness/bringup/test_bringup_mock.h"
+#include "tests/unit/harness/bringup/bringup_mock.h"
 
 static int last(const char *needle)
 {

@@ -1,4 +1,4 @@
-/* down against the mock of test_bringup_mock.h when things went wrong
+/* down against the mock of bringup_mock.h when things went wrong
  * before it: a SIGKILLed run's fio, a user holding the map, PIDs
  * handed to other processes, tgtds that ignore SIGTERM, a delay store
  * killed mid-write, a journal cut short by a killed up. */
@@ -19,7 +19,7 @@
 #include "common/file.h"
 #include "harness/bringup/bringup.h"
 
-#include "tests/unit/harness/bringup/test_bringup_mock.h"
+#include "tests/unit/harness/bringup/bringup_mock.h"
 
 /* equal3 fully up in the mock, its journal in dir, loaded into st */
 static void up_equal3(struct sp_state *st)

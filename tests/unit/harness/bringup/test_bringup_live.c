@@ -1,5 +1,5 @@
 /* status, selector set and delay set on a topology brought up on the
- * mock system of test_bringup_mock.h. */
+ * mock system of bringup_mock.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 #include "harness/bringup/bringup_chap.h"
 #include "harness/bringup/bringup_status.h"
 
-#include "tests/unit/harness/bringup/test_bringup_mock.h"
+#include "tests/unit/harness/bringup/bringup_mock.h"
 
 static void status_renders_like_multipath_ll(void **state)
 {

@@ -17,7 +17,7 @@
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_status.h"
 
-#include "tests/unit/harness/bringup/test_bringup_mock.h"
+#include "tests/unit/harness/bringup/bringup_mock.h"
 
 static void scale_multiplies_every_delay(void **state)
 {

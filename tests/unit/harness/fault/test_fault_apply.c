@@ -19,7 +19,7 @@
 #include "harness/bringup/bringup_status.h"
 #include "harness/fault/fault.h"
 
-#include "tests/unit/harness/bringup/test_bringup_mock.h"
+#include "tests/unit/harness/bringup/bringup_mock.h"
 
 static struct sp_state st;
 static void reload(void);
@@ -139,7 +139,7 @@ static void reset_kills_and_restarts_the_same_lun(void **state)
 	tgtadm_of(st.paths[0].ctl_port, at_up, sizeof(at_up));
 	for (i = 0; i < M.ncmds; i++)
 		if (strstr(M.cmds[i], "spawn ip netns exec slowpath-up-3fa2-1 "))
-			snprintf(spawn_up, sizeof(spawn_up), "%s", M.cmds[i]);
+			snprintf(spawn_up, sizeof(spawn_up), "%.511s", M.cmds[i]);
 	old = st.paths[0].tgtd_pid;
 	assert_int_equal(apply("path=a how=reset", err, sizeof(err)), 0);
 	assert_int_equal(ran("kill 9 "), 1);

@@ -18,7 +18,7 @@
 #include "harness/bringup/lock.h"
 #include "harness/fault/fault.h"
 
-#include "tests/unit/harness/bringup/test_bringup_mock.h"
+#include "tests/unit/harness/bringup/bringup_mock.h"
 
 static struct sp_state st;
 

@@ -14,144 +14,7 @@
 #include "common/file.h"
 #include "common/log.h"
 #include "harness/run/run_loop.h"
-
-/* A scripted system: diskstats whose counters grow by 2048 reads per
- * path per snapshot, fio answering with a real fio 3.33 JSON, and
- * events the test can trigger at the Nth fio or reload. */
-struct mock {
-	char log[4096];
-	int snapshots, fio_runs, reloads;
-	int interrupt_at_fio;		/* 1-based; 0 never */
-	int fail_fio_at, fail_reload_at;
-	int fail_restore;
-	int running;
-	int jobs;			/* fio runs on a composed job file */
-	int64_t clock;
-	char *fio_json;
-	char argv_seen[8192];		/* every fio command line, "|" between */
-};
-
-static void logf_(struct mock *m, const char *s)
-{
-	strncat(m->log, s, sizeof(m->log) - strlen(m->log) - 1);
-	strncat(m->log, " ", sizeof(m->log) - strlen(m->log) - 1);
-}
-
-static int m_selector_set(void *ctx, const struct sp_dm_selector *sel)
-{
-	struct mock *m = ctx;
-	char s[32];
-
-	m->reloads++;
-	snprintf(s, sizeof(s), "sel:%s", sp_selector_short_name(sel->kind));
-	logf_(m, s);
-	if (m->fail_reload_at == m->reloads)
-		return -EIO;
-	if (m->fail_restore && sel->kind == SP_SEL_QL)
-		return -EIO;
-	return 0;
-}
-
-static int m_diskstats(void *ctx, char **text)
-{
-	struct mock *m = ctx;
-	unsigned long long k = (unsigned long long)++m->snapshots * 2048;
-
-	logf_(m, "ds");
-	*text = malloc(512);
-	snprintf(*text, 512,
-		 "   8       0 sda %llu 0 %llu 100 0 0 0 0 0 100 100 0 0 0 0 0 0\n"
-		 "   8      16 sdb %llu 0 %llu 400 0 0 0 0 0 400 400 0 0 0 0 0 0\n"
-		 " 254       0 dm-0 %llu 0 %llu 500 0 0 0 0 0 500 500 0 0 0 0 0 0\n",
-		 k, k * 8, k, k * 8, 2 * k, 16 * k);
-	return 0;
-}
-
-static int m_fio_start(void *ctx, const char *const *argv)
-{
-	struct mock *m = ctx;
-
-	assert_string_equal(argv[0], "fio");
-	if (argv[2] && !argv[3]) {
-		/* fio on a composed job file: ours is the only filename */
-		char *job;
-
-		assert_int_equal(sp_file_read(argv[2], SP_FILE_TEXT_MAX, &job,
-						 NULL), 0);
-		assert_non_null(strstr(job, "[global]\nfilename=/dev/mapper/"
-				       "slowpath-t\n"));
-		assert_non_null(strstr(job, "\n[mine]\nrandrepeat=0\n"));
-		assert_int_equal(strstr(strstr(job, "filename=") + 1,
-					"filename=") == NULL, 1);
-		free(job);
-		m->jobs++;
-	} else {
-		assert_non_null(strstr(argv[3],
-				       "--filename=/dev/mapper/slowpath-t"));
-	}
-	for (size_t i = 0; argv[i]; i++) {
-		strncat(m->argv_seen, argv[i], sizeof(m->argv_seen) -
-			strlen(m->argv_seen) - 1);
-		strncat(m->argv_seen, " ", sizeof(m->argv_seen) -
-			strlen(m->argv_seen) - 1);
-	}
-	strncat(m->argv_seen, "|", sizeof(m->argv_seen) - strlen(m->argv_seen) - 1);
-	m->fio_runs++;
-	m->running = 1;
-	logf_(m, "fio");
-	return 0;
-}
-
-static int m_fio_wait(void *ctx, unsigned int ms, int *status, char **out,
-		      char **errout)
-{
-	struct mock *m = ctx;
-
-	(void)ms;
-	assert_true(m->running);
-	if (m->interrupt_at_fio == m->fio_runs) {
-		sp_run_interrupted = 1;	/* Ctrl-C while fio runs */
-		return 0;
-	}
-	m->running = 0;
-	logf_(m, "done");
-	if (m->fail_fio_at == m->fio_runs) {
-		*status = 1;
-		*out = strdup("");
-		*errout = strdup("fio: pid=42, err=5/file:io_u.c:1889, "
-				 "func=io_u error, error=Input/output error\n");
-		return 1;
-	}
-	*status = 0;
-	*out = strdup(m->fio_json);
-	*errout = strdup("");
-	return 1;
-}
-
-static void m_fio_stop(void *ctx)
-{
-	struct mock *m = ctx;
-
-	logf_(m, "stop");
-	m->running = 0;
-}
-
-static int64_t m_now(void *ctx)
-{
-	struct mock *m = ctx;
-
-	return m->clock += 1000000;	/* 1 ms per look */
-}
-
-static struct sp_run_ops mock_ops(struct mock *m)
-{
-	struct sp_run_ops ops = {
-		.selector_set = m_selector_set, .diskstats = m_diskstats,
-		.fio_start = m_fio_start, .fio_wait = m_fio_wait,
-		.fio_stop = m_fio_stop, .now_ns = m_now, .ctx = m,
-	};
-	return ops;
-}
+#include "tests/unit/harness/run/run_mock.h"
 
 /* /proc/stat: each sample 300 jiffies later, 150 of them busy (user
  * 100, system 50; idle 120 and iowait 30 are not). */
@@ -175,19 +38,6 @@ static void m_env_info(void *ctx, struct sp_case_env *env)
 	snprintf(env->mode, sizeof(env->mode), "lab");
 	snprintf(env->hst, sizeof(env->hst), "bucket_shift 27");
 	snprintf(env->kernel, sizeof(env->kernel), "6.1.0-test");
-}
-
-static void mock_init(struct mock *m)
-{
-	const char *src = getenv("SRCDIR");
-	char path[1024];
-
-	memset(m, 0, sizeof(*m));
-	snprintf(path, sizeof(path),
-		 "%s/tests/fixtures/fio/randread-psync-1job.json",
-		 src ? src : ".");
-	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &m->fio_json, NULL), 0);
-	sp_run_interrupted = 0;
 }
 
 static void target_init(struct sp_run_target *t)
@@ -249,41 +99,19 @@ static int has_file(const char *dir, const char *name)
 	return access(path, R_OK) == 0;
 }
 
-static char *tmpdir(void)
-{
-	static char dir[64];
-
-	snprintf(dir, sizeof(dir), "/tmp/test_run_loop.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void rmtree(const char *dir)
-{
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-static void quiet(enum sp_log_level l, const char *msg, void *ctx)
-{
-	(void)l; (void)msg; (void)ctx;
-}
-
 static void every_case_in_order(void **state)
 {
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
-	char *dir = tmpdir();
+	char *dir = run_mock_tmpdir("test_run_loop");
 	size_t i;
 
 	(void)state;
-	mock_init(&m);
-	ops = mock_ops(&m);
+	run_mock_init(&m);
+	ops = run_mock_ops(&m);
 	target_init(&t);
 	plan_init(&p);
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
@@ -312,7 +140,7 @@ static void every_case_in_order(void **state)
 	assert_true(has_file(dir, "run.json"));
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 }
 
 /* --warmup: before each HST case's measured fio, one of the same
@@ -322,16 +150,16 @@ static void every_case_in_order(void **state)
  * warm-up it had. Ctrl-C during it keeps nothing of that case. */
 static void warmup_before_each_case(void **state)
 {
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
-	char *dir = tmpdir(), *first;
+	char *dir = run_mock_tmpdir("test_run_loop"), *first;
 
 	(void)state;
-	mock_init(&m);
-	ops = mock_ops(&m);
+	run_mock_init(&m);
+	ops = run_mock_ops(&m);
 	target_init(&t);
 	plan_init(&p);
 	p.warmup_s = 20;
@@ -351,14 +179,14 @@ static void warmup_before_each_case(void **state)
 	assert_non_null(strstr(first, "--runtime=20 --time_based "));
 	assert_null(strstr(strtok(NULL, "|"), "--runtime=20 "));
 	sp_run_summary_free(&s);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 
 	/* Ctrl-C in the first warm-up: nothing measured of that case */
 	free(m.fio_json);
-	dir = tmpdir();
-	mock_init(&m);
+	dir = run_mock_tmpdir("test_run_loop");
+	run_mock_init(&m);
 	m.interrupt_at_fio = 2;
-	ops = mock_ops(&m);
+	ops = run_mock_ops(&m);
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s),
 			 -EINTR);
 	assert_string_equal(m.log,
@@ -369,22 +197,22 @@ static void warmup_before_each_case(void **state)
 	sp_run_interrupted = 0;
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 }
 
 static void ctrl_c_keeps_finished_cases(void **state)
 {
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
-	char *dir = tmpdir();
+	char *dir = run_mock_tmpdir("test_run_loop");
 
 	(void)state;
-	mock_init(&m);
+	run_mock_init(&m);
 	m.interrupt_at_fio = 3;
-	ops = mock_ops(&m);
+	ops = run_mock_ops(&m);
 	target_init(&t);
 	plan_init(&p);
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s),
@@ -400,26 +228,26 @@ static void ctrl_c_keeps_finished_cases(void **state)
 	assert_int_equal(count_files(dir, "raw", ".fio.json"), 2);
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 	sp_run_interrupted = 0;
 }
 
 static void fio_failure_stops_the_run(void **state)
 {
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
-	char *dir = tmpdir();
+	char *dir = run_mock_tmpdir("test_run_loop");
 
 	(void)state;
-	mock_init(&m);
+	run_mock_init(&m);
 	m.fail_fio_at = 2;
-	ops = mock_ops(&m);
+	ops = run_mock_ops(&m);
 	target_init(&t);
 	plan_init(&p);
-	sp_log_set_hook(quiet, NULL);
+	sp_log_set_hook(run_mock_quiet, NULL);
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), -EIO);
 	sp_log_set_hook(NULL, NULL);
 	assert_string_equal(m.log, "sel:st ds fio done ds sel:hst ds fio done "
@@ -431,25 +259,25 @@ static void fio_failure_stops_the_run(void **state)
 	assert_int_equal(count_files(dir, "raw", ".fio.stderr"), 1);
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 }
 
 static void reload_failures(void **state)
 {
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
-	char *dir = tmpdir();
+	char *dir = run_mock_tmpdir("test_run_loop");
 
 	(void)state;
-	mock_init(&m);
+	run_mock_init(&m);
 	m.fail_reload_at = 2;
-	ops = mock_ops(&m);
+	ops = run_mock_ops(&m);
 	target_init(&t);
 	plan_init(&p);
-	sp_log_set_hook(quiet, NULL);
+	sp_log_set_hook(run_mock_quiet, NULL);
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), -EIO);
 	/* no fio on a map whose reload failed; the restore is still tried */
 	assert_string_equal(m.log, "sel:st ds fio done ds sel:hst sel:ql ");
@@ -459,32 +287,32 @@ static void reload_failures(void **state)
 
 	/* every case fine but the restore: that is the run's error */
 	free(m.fio_json);
-	mock_init(&m);
-	m.fail_restore = 1;
-	ops = mock_ops(&m);
-	rmtree(dir);
-	dir = tmpdir();
+	run_mock_init(&m);
+	m.fail_sel_restore = 1;
+	ops = run_mock_ops(&m);
+	run_mock_rmtree(dir);
+	dir = run_mock_tmpdir("test_run_loop");
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), -EIO);
 	sp_log_set_hook(NULL, NULL);
 	assert_int_equal(s.done, 4);
 	assert_true(s.restore_failed);
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 }
 
 static void job_file_is_composed_per_case(void **state)
 {
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
-	char *dir = tmpdir();
+	char *dir = run_mock_tmpdir("test_run_loop");
 
 	(void)state;
-	mock_init(&m);
-	ops = mock_ops(&m);
+	run_mock_init(&m);
+	ops = run_mock_ops(&m);
 	target_init(&t);
 	plan_init(&p);
 	p.job_file = "mine.fio";
@@ -496,7 +324,7 @@ static void job_file_is_composed_per_case(void **state)
 	assert_int_equal(count_files(dir, "raw", ".job"), 4);
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 }
 
 static void slow_paths_from_the_journal(void **state)
@@ -588,16 +416,16 @@ static int fake_plot(const char *dir, const char *script, void *ctx)
 static void reports_and_plots(void **state)
 {
 	const struct sp_plot_ops plot = { fake_plot, NULL };
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
-	char *dir = tmpdir();
+	char *dir = run_mock_tmpdir("test_run_loop");
 
 	(void)state;
-	mock_init(&m);
-	ops = mock_ops(&m);
+	run_mock_init(&m);
+	ops = run_mock_ops(&m);
 	target_init(&t);
 	plan_init(&p);
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
@@ -613,28 +441,65 @@ static void reports_and_plots(void **state)
 	assert_true(has_file(dir, "plots/latency-t-randread-4k.dat"));
 	/* ST alone pairs with nothing: reports, no plots */
 	plot_calls = 0;
-	sp_log_set_hook(quiet, NULL);
+	sp_log_set_hook(run_mock_quiet, NULL);
 	assert_int_equal(sp_run_save_reports(dir, s.cases, 1, &plot), 0);
 	sp_log_set_hook(NULL, NULL);
 	assert_int_equal(plot_calls, 0);
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
+}
+
+/* hst measured first, st listed first: the order `slowpath report`
+ * renders the saved cases in */
+static void reports_list_cases_as_report_does(void **state)
+{
+	struct run_mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	char *dir = run_mock_tmpdir("test_run_loop"), path[1024], *text;
+	const char *st_at, *hst_at;
+
+	(void)state;
+	run_mock_init(&m);
+	ops = run_mock_ops(&m);
+	target_init(&t);
+	plan_init(&p);
+	p.sel[0] = SP_SEL_HST;
+	p.sel[1] = SP_SEL_ST;
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	assert_string_equal(s.cases[0].selector, "historical-service-time");
+	assert_int_equal(sp_run_save_reports(dir, s.cases, s.done, NULL), 0);
+	snprintf(path, sizeof(path), "%s/report.txt", dir);
+	assert_int_equal(sp_file_read(path, SP_FILE_TEXT_MAX, &text, NULL), 0);
+	st_at = strstr(text, "iodepth=1 numjobs=1 selector=service-time");
+	hst_at = strstr(text, "iodepth=1 numjobs=1 selector=historical-service-time");
+	assert_non_null(st_at);
+	assert_non_null(hst_at);
+	assert_true(st_at < hst_at);
+	/* and qd 1 before qd 8 */
+	assert_true(hst_at < strstr(text, "iodepth=8 numjobs=1 selector=service-time"));
+	free(text);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	run_mock_rmtree(dir);
 }
 
 static void case_records_what_it_ran_under(void **state)
 {
-	struct mock m;
+	struct run_mock m;
 	struct sp_run_ops ops;
 	struct sp_run_target t;
 	struct sp_run_plan p;
 	struct sp_run_summary s;
 	struct sp_case_result back;
-	char *dir = tmpdir(), *text = NULL, why[256];
+	char *dir = run_mock_tmpdir("test_run_loop"), *text = NULL, why[256];
 
 	(void)state;
-	mock_init(&m);
-	ops = mock_ops(&m);
+	run_mock_init(&m);
+	ops = run_mock_ops(&m);
 	ops.cpustat = m_cpustat;
 	ops.env_info = m_env_info;
 	target_init(&t);
@@ -666,7 +531,7 @@ static void case_records_what_it_ran_under(void **state)
 	free(text);
 	sp_run_summary_free(&s);
 	free(m.fio_json);
-	rmtree(dir);
+	run_mock_rmtree(dir);
 }
 
 int main(void)
@@ -680,6 +545,7 @@ int main(void)
 		cmocka_unit_test(job_file_is_composed_per_case),
 		cmocka_unit_test(slow_paths_from_the_journal),
 		cmocka_unit_test(reports_and_plots),
+		cmocka_unit_test(reports_list_cases_as_report_does),
 		cmocka_unit_test(case_records_what_it_ran_under),
 	};
 
