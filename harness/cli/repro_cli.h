@@ -39,7 +39,9 @@ extern const char *repro_experiment_title;
 /* OUT/report.md from the case files under OUT/runs (--report-only:
  * written again; else a new file, never over an earlier report); -EIO
  * when a planned point was not measured, -ENOENT (nothing written)
- * when the published table has no row for a planned point. */
+ * when the published table has no row for a planned point. mode NULL:
+ * the machine the cases recorded; whether the runs were on exact time
+ * is the cases' record too. */
 int repro_write_report(const struct repro_cli *cli,
 		       const struct sp_repro_plan *plan,
 		       const struct sp_reference *ref, const char *out,

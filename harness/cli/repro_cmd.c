@@ -328,7 +328,7 @@ static int info_field(const char *line, const char *key, char *dst, size_t len)
 static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		    const struct sp_reference *ref, const char *out)
 {
-	char path[PATH_MAX], unit_text[64] = "?", mode[160] = "?", host[160] = "?";
+	char path[PATH_MAX], unit_text[64] = "?", mode[160] = "", host[160] = "?";
 	char seconds_text[32] = "0", *text = NULL, *line, *next;
 	int ret;
 
@@ -352,8 +352,10 @@ static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *pla
 	free(text);
 	if (cli->unit)
 		snprintf(unit_text, sizeof(unit_text), "%s", cli->unit);
+	/* no mode recorded: the report takes the cases' own */
 	return repro_write_report(cli, plan, ref, out, unit_text,
-				  atoll(seconds_text), mode, host) ?
+				  atoll(seconds_text), mode[0] ? mode : NULL,
+				  host) ?
 	       SP_EXIT_RUNTIME : SP_EXIT_OK;
 }
 

@@ -12,6 +12,7 @@
 #include "harness/repro/repro_compare.h"
 #include "harness/repro/repro_point.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -248,19 +249,19 @@ static int report_point(FILE *summary, FILE *md, const struct sp_reference *ref,
 	return 0;
 }
 
-/* The cases of OUT/runs/TOPO-RW<suffix>, appended to *all, and (plot)
- * their plots. 0 also when there are none; -ENOMEM. */
-static int load_runs(const char *out, const char *topo, const char *rw,
-		     const char *suffix, int plot, struct sp_case_result **all,
-		     size_t *n_all)
+/* The cases of OUT/runs/NAME appended to *all, and (plot: a folder of
+ * both selectors, not one case run again) their plots as
+ * OUT/plots/NAME. 0 also when it holds none; -ENOMEM. */
+static int load_run(const char *out, const char *name,
+		    struct sp_case_result **all, size_t *n_all)
 {
 	struct sp_case_result *some, *grown;
 	char path[PATH_MAX];
-	size_t n;
+	size_t n, i;
+	int st = 0, hst = 0;
 
-	if (repro_path_printf(path, sizeof(path), "%s/runs/%s-%s%s", out, topo,
-			      rw, suffix) ||
-	    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
+	if (repro_path_printf(path, sizeof(path), "%s/runs/%s", out, name) ||
+	    sp_case_load_dir(path, &some, &n))
 		return 0;
 	grown = realloc(*all, (*n_all + n) * sizeof(**all));
 	if (!grown) {
@@ -271,45 +272,56 @@ static int load_runs(const char *out, const char *topo, const char *rw,
 	memcpy(*all + *n_all, some, n * sizeof(*some));
 	*n_all += n;
 	free(some);
-	if (plot &&
-	    !repro_path_printf(path, sizeof(path), "%s/plots/%s-%s%s", out, topo,
-			       rw, suffix) &&
+	for (i = *n_all - n; i < *n_all; i++) {
+		st |= !strcmp(sp_selector_short((*all)[i].selector), "st");
+		hst |= !strcmp(sp_selector_short((*all)[i].selector), "hst");
+	}
+	if (st && hst &&
+	    !repro_path_printf(path, sizeof(path), "%s/plots/%s", out, name) &&
 	    sp_plot_run(path, *all + *n_all - n, n, "st", "hst",
 			&sp_plot_exec_gnuplot))
 		sp_warn("reproduce: no plots for %s", path);
 	return 0;
 }
 
-/* Every run under OUT/runs into *all: "" unscaled, "-kK" each k of a
- * scaled reproduction, and the cases run again for a smaller error. */
+static int run_name_order(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* A run folder of this tree's own: a directory, never a link to one
+ * elsewhere, and no dot-name. */
+static int run_folder(const char *runs, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+
+	return name[0] != '.' &&
+	       !repro_path_printf(path, sizeof(path), "%s/%s", runs, name) &&
+	       !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+/* Every run folder under OUT/runs into *all, in the order of their
+ * names, whatever those names are: what each case ran (topology, rw,
+ * iodepth, selector, k, engine) is the case file's own record, so a
+ * folder renamed, or one whose "-kK" says another k than its cases,
+ * is read for what its cases say. */
 static int load_all_runs(const char *out, struct sp_case_result **all,
 			 size_t *n_all)
 {
-	const char *topo, *rw_name;
-	char suffix[32];
-	size_t t, q;
-	int rw, k, ret = 0;
+	struct dirent **names = NULL;
+	char runs[PATH_MAX];
+	int count, i, ret = 0;
 
-	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++)
-		for (rw = 0; rw < SP_REF_N_RW && !ret; rw++)
-			for (k = 0; k <= 20 && !ret; k++) {
-				topo = sp_repro_topologies[t];
-				rw_name = sp_ref_rw_name(rw);
-				suffix[0] = '\0';
-				if (k)
-					snprintf(suffix, sizeof(suffix), "-k%llu",
-						 1ULL << (k - 1));
-				ret = load_runs(out, topo, rw_name, suffix, 1, all,
-						n_all);
-				for (q = 0; k && !ret && q < 2 * SP_REPRO_N_QD; q++) {
-					snprintf(suffix, sizeof(suffix),
-						 "-k%llu-qd%d-%s", 1ULL << (k - 1),
-						 sp_repro_iodepths[q / 2],
-						 q % 2 ? "hst" : "st");
-					ret = load_runs(out, topo, rw_name, suffix,
-							0, all, n_all);
-				}
-			}
+	if (repro_path_printf(runs, sizeof(runs), "%s/runs", out))
+		return 0;
+	count = scandir(runs, &names, NULL, run_name_order);
+	for (i = 0; i < count; i++) {
+		if (!ret && run_folder(runs, names[i]->d_name))
+			ret = load_run(out, names[i]->d_name, all, n_all);
+		free(names[i]);
+	}
+	free(names);
 	return ret;
 }
 
@@ -349,6 +361,47 @@ static int judge_plan(const struct sp_repro_plan *plan,
 		*summary_text = *details_text = NULL;
 	}
 	return ret;
+}
+
+/* Whether the runs were on exact time, as their cases recorded it
+ * (every case with an engine on "exact"); cases from before the engine
+ * was recorded leave it to the unit's text this reproduction wrote. */
+static int runs_exact_time(const struct sp_case_result *all, size_t n_all,
+			   const char *unit_text)
+{
+	int recorded = 0, exact = 1;
+	size_t i;
+
+	for (i = 0; i < n_all; i++) {
+		if (!all[i].env.recorded || !all[i].env.engine[0])
+			continue;
+		recorded = 1;
+		exact &= !strcmp(all[i].env.time, "exact");
+	}
+	return recorded ? exact : strstr(unit_text, "exact time") != NULL;
+}
+
+/* The machine the cases say they ran on, for a report whose
+ * reproduce.info gives no mode: "?" when no case recorded one. */
+static void runs_machine(const struct sp_case_result *all, size_t n_all,
+			 char *buf, size_t len)
+{
+	char one[512];
+	size_t i;
+
+	snprintf(buf, len, "?");
+	for (i = 0; i < n_all; i++) {
+		if (!all[i].env.recorded)
+			continue;
+		sp_case_env_machine(&all[i].env, one, sizeof(one));
+		if (!strcmp(buf, "?")) {
+			snprintf(buf, len, "%s", one);
+		} else if (strcmp(buf, one)) {
+			snprintf(buf, len, "varied (each case's ran-under line "
+				 "gives its own)");
+			return;
+		}
+	}
 }
 
 FILE *repro_fopen_new(const char *path)
@@ -406,7 +459,7 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 {
 	struct sp_case_result *all = NULL;
 	char path[PATH_MAX], *summary_text = NULL, *details_text = NULL;
-	char *scaling = NULL;
+	char *scaling = NULL, machine[512];
 	struct tally tally = { 0 };
 	size_t n_all = 0;
 	int ret, exact;
@@ -436,7 +489,11 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 		free(all);
 		return ret;
 	}
-	exact = strstr(unit_text, "exact time") != NULL;
+	exact = runs_exact_time(all, n_all, unit_text);
+	if (!mode) {
+		runs_machine(all, n_all, machine, sizeof(machine));
+		mode = machine;
+	}
 	fprintf(md, "# %s, reproduced by slowpath\n\n"
 		"- mode: %s; machine: %s\n"
 		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
