@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "harness/repro/reference.h"
+#include "harness/repro/repro_ops.h"
 #include "harness/repro/repro_plan.h"
 
 struct repro_cli {
@@ -15,14 +16,16 @@ struct repro_cli {
 	int full, report_only, help;
 };
 
-/* Runs one slowpath command in this process, as the user would. */
-int repro_slowpath(int (*cmd)(int, char **), const char *const *words);
+/* The real effects: `up`, `delay set`, `run`, `down` as the user's
+ * commands do them (repro_real.c). */
+extern const struct sp_repro_ops sp_repro_real_ops;
+
 /* `slowpath run` of selectors ("st,hst") for one rw at the iodepths
- * qds ("1,32") into dir, time-based (runtime seconds) unless --full or
- * ios (> 0: each case that many I/Os, as on exact time). 0 or -EIO. */
-int repro_run_cases(const struct repro_cli *cli, const char *selectors,
-		    const char *rw, const char *qds, const char *runtime,
-		    int64_t ios, const char *dir);
+ * qds ("1,32") into dir, time-based (runtime_s seconds) unless --full
+ * or ios (> 0: each case that many I/Os, as on exact time). 0 or -EIO. */
+int repro_run_cases(const struct sp_repro_ops *ops, const struct repro_cli *cli,
+		    const char *selectors, const char *rw, const char *qds,
+		    int64_t runtime_s, int64_t ios, const char *dir);
 /* The HST warm-up in seconds: --warmup, or its default (-1): 20, and
  * 5 on exact time, where 5 s at iodepth 64 are thousands of I/Os. */
 int64_t repro_warmup_s(const struct repro_cli *cli);
@@ -49,11 +52,11 @@ int repro_write_report(const struct repro_cli *cli,
 		       const char *mode, const char *host);
 
 /* The scaled reproduction: the lab's capacity measured (unless k is
- * given), k per (topology, iodepth), each group brought up with
- * --scale k --unit <the fit's slope> --calibrate --calibrate-base <the
- * fit's base>, its cases run, taken down. fixed_k 0: auto. Writes
+ * given), k per (topology, iodepth), each group brought up (ops->up)
+ * with scale k, unit the fit's slope, calibrated on the fit's base,
+ * its cases run, taken down. fixed_k 0: auto. Writes
  * what it chose to OUT/scale.txt for the report. 0 or -errno. */
-int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+int repro_scaled(const struct sp_repro_ops *ops, const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
 		 uint64_t fixed_k, const char *out);
 

@@ -107,36 +107,16 @@ int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-int repro_slowpath(int (*cmd)(int, char **), const char *const *words)
-{
-	char *argv[32];
-	int argc = 0;
-
-	while (words[argc] && argc < 31) {
-		argv[argc] = (char *)words[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	fflush(stdout);
-	return cmd(argc, argv);
-}
-
-static int topology_down(void)
-{
-	const char *down[] = { "down", NULL };
-
-	return repro_slowpath(cmd_down, down);
-}
-
 /* Mean per-I/O read service time of every path, ms, from saved cases. */
-static int measured_base_ms(const char *dir, double *base_ms)
+static int measured_base_ms(const struct sp_repro_ops *ops, const char *dir,
+			    double *base_ms)
 {
 	struct sp_case_result *cases = NULL;
 	uint64_t reads = 0, ticks = 0;
 	size_t n = 0, i, p;
 	int ret;
 
-	ret = sp_case_load_dir(dir, &cases, &n);
+	ret = ops->load_cases(ops->ctx, dir, &cases, &n);
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++) {
@@ -152,14 +132,16 @@ static int measured_base_ms(const char *dir, double *base_ms)
 	return 0;
 }
 
-static int calibrate(const struct sp_reference *ref, const char *out,
-		     int64_t *unit_ns)
+/* The unit from base1's read service time here, at iodepth 1. */
+static int calibrate(const struct sp_repro_ops *ops, const struct sp_reference *ref,
+		     const char *out, int64_t *unit_ns)
 {
-	const char *up[] = { "up", "topologies/base1.ini", NULL };
 	char dir[PATH_MAX], text[32];
-	const char *run[] = { "run", "--selectors", "st", "--rw", "randread",
-			      "--iodepth", "1", "--runtime", "8", "--out", dir,
-			      NULL };
+	const struct sp_repro_up up = { .topology = "topologies/base1.ini",
+					.scale = 1 };
+	const struct sp_repro_run run = { .selectors = "st", .rw = "randread",
+					  .iodepths = "1", .runtime_s = 8,
+					  .out = dir };
 	struct sp_linfit fit;
 	double base_ms, unit;
 	int ret;
@@ -169,10 +151,10 @@ static int calibrate(const struct sp_reference *ref, const char *out,
 		return ret;
 	if (repro_path_printf(dir, sizeof(dir), "%s/calibration", out))
 		return -ENAMETOOLONG;
-	if (repro_slowpath(cmd_up, up))
+	if (ops->up(ops->ctx, &up))
 		return -EIO;
-	ret = repro_slowpath(cmd_run, run) ? -EIO : measured_base_ms(dir, &base_ms);
-	topology_down();
+	ret = ops->run(ops->ctx, &run) ? -EIO : measured_base_ms(ops, dir, &base_ms);
+	ops->down(ops->ctx);
 	if (ret)
 		return ret;
 	ret = sp_ref_unit_ns(&fit, base_ms * 1e6, &unit);
@@ -186,18 +168,20 @@ static int calibrate(const struct sp_reference *ref, const char *out,
 	return 0;
 }
 
-static int run_topology(const struct sp_repro_plan *plan, size_t t,
-			const char *unit_text, const struct repro_cli *cli,
+/* unit_ns: in whole microseconds, as the report states it */
+static int run_topology(const struct sp_repro_ops *ops,
+			const struct sp_repro_plan *plan, size_t t,
+			int64_t unit_ns, const struct repro_cli *cli,
 			const char *out)
 {
 	const char *topo = sp_repro_topologies[t];
-	const char *up[] = { "up", topo, "--unit", unit_text, NULL };
-	char qds[64], dir[PATH_MAX], runtime[16];
+	const struct sp_repro_up up = { .topology = topo, .unit_ns = unit_ns,
+					.scale = 1 };
+	char qds[64], dir[PATH_MAX];
 	int rw, failed = 0;
 
-	if (repro_slowpath(cmd_up, up))
+	if (ops->up(ops->ctx, &up))
 		return -EIO;
-	snprintf(runtime, sizeof(runtime), "%" PRId64, cli->runtime_s);
 	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
 		if (!sp_repro_plan_iodepths(plan, t, rw, qds, sizeof(qds)))
 			continue;
@@ -206,10 +190,10 @@ static int run_topology(const struct sp_repro_plan *plan, size_t t,
 			failed = 1;
 			break;
 		}
-		failed = repro_run_cases(cli, "st,hst", sp_ref_rw_name(rw), qds,
-					 runtime, 0, dir) != 0;
+		failed = repro_run_cases(ops, cli, "st,hst", sp_ref_rw_name(rw),
+					 qds, cli->runtime_s, 0, dir) != 0;
 	}
-	topology_down();
+	ops->down(ops->ctx);
 	return failed ? -EIO : 0;
 }
 
@@ -220,36 +204,23 @@ int64_t repro_warmup_s(const struct repro_cli *cli)
 	return sp_machine_exact_time() ? 5 : 20;
 }
 
-int repro_run_cases(const struct repro_cli *cli, const char *selectors,
-		    const char *rw, const char *qds, const char *runtime,
-		    int64_t ios, const char *dir)
+int repro_run_cases(const struct sp_repro_ops *ops, const struct repro_cli *cli,
+		    const char *selectors, const char *rw, const char *qds,
+		    int64_t runtime_s, int64_t ios, const char *dir)
 {
-	const char *run[18];
-	char warmup[24], count[24];
-	int64_t warmup_s = repro_warmup_s(cli);
-	int n = 0;
+	struct sp_repro_run run = {
+		.selectors = selectors, .rw = rw, .iodepths = qds,
+		/* the 10 Hz per-path counts give the shares' standard
+		 * error by batch means: path choices are not independent
+		 * draws */
+		.timeline = 1, .warmup_s = repro_warmup_s(cli), .out = dir,
+	};
 
-	run[n++] = "run";
-	run[n++] = "--selectors"; run[n++] = selectors;
-	run[n++] = "--rw"; run[n++] = rw;
-	run[n++] = "--iodepth"; run[n++] = qds;
-	/* the 10 Hz per-path counts give the shares' standard error by
-	 * batch means: path choices are not independent draws */
-	run[n++] = "--timeline";
-	if (warmup_s) {
-		snprintf(warmup, sizeof(warmup), "%lld", (long long)warmup_s);
-		run[n++] = "--warmup";
-		run[n++] = warmup;
-	}
-	if (!cli->full && ios > 0) {
-		snprintf(count, sizeof(count), "%lld", (long long)ios);
-		run[n++] = "--ios"; run[n++] = count;
-	} else if (!cli->full) {
-		run[n++] = "--runtime"; run[n++] = runtime;
-	}
-	run[n++] = "--out"; run[n++] = dir;
-	run[n] = NULL;
-	return repro_slowpath(cmd_run, run) ? -EIO : 0;
+	if (!cli->full && ios > 0)
+		run.ios = ios;
+	else if (!cli->full)
+		run.runtime_s = runtime_s;
+	return ops->run(ops->ctx, &run) ? -EIO : 0;
 }
 
 /* What --report-only cannot learn from the case files: the unit and
@@ -511,9 +482,11 @@ int cmd_reproduce(int argc, char **argv)
 				 "k = 1 on exact time");
 		printf("reproduce: %zu points x {ST, HST}, scaled, output in "
 		       "%s\n", sp_repro_plan_points(&plan), out);
-		ret = repro_scaled(&cli, &plan, &ref, &fit_ref, fixed_k, out);
+		ret = repro_scaled(&sp_repro_real_ops, &cli, &plan, &ref,
+				   &fit_ref, fixed_k, out);
 	} else {
-		ret = cli.unit ? 0 : calibrate(&fit_ref, out, &unit_ns);
+		ret = cli.unit ? 0 : calibrate(&sp_repro_real_ops, &fit_ref,
+					       out, &unit_ns);
 		if (ret) {
 			sp_err("reproduce: calibration failed");
 			ret = SP_EXIT_RUNTIME;
@@ -525,7 +498,8 @@ int cmd_reproduce(int argc, char **argv)
 		       unit_text, sp_repro_plan_points(&plan), out);
 		for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
 			if (sp_repro_plan_has_topology(&plan, t))
-				ret = run_topology(&plan, t, unit_text, &cli, out);
+				ret = run_topology(&sp_repro_real_ops, &plan, t,
+						   unit_ns / 1000 * 1000, &cli, out);
 		}
 	}
 	here(mode, sizeof(mode), host, sizeof(host));

@@ -10,12 +10,9 @@
 #include "common/log.h"
 #include "common/outdir.h"
 #include "common/units.h"
-#include "harness/bringup/state.h"
-#include "harness/cli/commands.h"
 #include "harness/cli/repro_cli.h"
 #include "harness/measure/case_result.h"
 #include "harness/repro/repro_scale.h"
-#include "harness/run/run_exec.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -31,15 +28,15 @@
 
 /* The CPU's busy fraction over a few seconds with no I/O: what the
  * setup burns by itself (a lab under a loaded host shows a lot). */
-static double idle_busy(unsigned int seconds)
+static double idle_busy(const struct sp_repro_ops *ops, unsigned int seconds)
 {
 	struct sp_cpustat a, b;
 	char *t0 = NULL, *t1 = NULL;
 	double busy = -1;
 
-	if (!sp_run_real_cpustat(NULL, &t0)) {
-		sleep(seconds);
-		if (!sp_run_real_cpustat(NULL, &t1) && !sp_cpustat_parse(t0, &a) &&
+	if (!ops->cpustat(ops->ctx, &t0)) {
+		ops->sleep_s(ops->ctx, seconds);
+		if (!ops->cpustat(ops->ctx, &t1) && !sp_cpustat_parse(t0, &a) &&
 		    !sp_cpustat_parse(t1, &b))
 			busy = sp_cpustat_busy(&a, &b);
 	}
@@ -50,12 +47,12 @@ static double idle_busy(unsigned int seconds)
 
 /* The cases of one `run` into cap's points; the iodepth-1 one with
  * nothing injected gives the own cost. */
-static int add_points(const char *dir, int zero_delay,
-		      struct sp_lab_capacity *cap)
+static int add_points(const struct sp_repro_ops *ops, const char *dir,
+		      int zero_delay, struct sp_lab_capacity *cap)
 {
 	struct sp_case_result *cases = NULL;
 	size_t n = 0, i;
-	int ret = sp_case_load_dir(dir, &cases, &n);
+	int ret = ops->load_cases(ops->ctx, dir, &cases, &n);
 
 	for (i = 0; !ret && i < n; i++) {
 		const struct sp_fio_dir *d = &cases[i].fio.dir[SP_FIO_READ];
@@ -74,19 +71,18 @@ static int add_points(const char *dir, int zero_delay,
 /* base1 with nothing injected at iodepth 1 and 32 (the own cost, and
  * the rate the setup saturates at), then with 40 ms injected at
  * iodepth 2 and 8 (low rates): CPU against rate, fitted. */
-static int capacity(const char *out, struct sp_lab_capacity *cap)
+static int capacity(const struct sp_repro_ops *ops, const char *out,
+		    struct sp_lab_capacity *cap)
 {
-	const char *up[] = { "up", "topologies/base1.ini", "--scale", "1",
-			     NULL };
 	char dir[PATH_MAX], dir2[PATH_MAX];
-	const char *run[] = { "run", "--selectors", "st", "--rw", "randread",
-			      "--iodepth", "1,32", "--runtime", "6", "--out",
-			      dir, NULL };
-	const char *delay[] = { "delay", "set", "a", "40ms", NULL };
-	const char *run2[] = { "run", "--selectors", "st", "--rw", "randread",
-			       "--iodepth", "2,8", "--runtime", "8", "--out",
-			       dir2, NULL };
-	const char *down[] = { "down", NULL };
+	const struct sp_repro_up up = { .topology = "topologies/base1.ini",
+					.scale = 1 };
+	const struct sp_repro_run run = { .selectors = "st", .rw = "randread",
+					  .iodepths = "1,32", .runtime_s = 6,
+					  .out = dir };
+	const struct sp_repro_run run2 = { .selectors = "st", .rw = "randread",
+					   .iodepths = "2,8", .runtime_s = 8,
+					   .out = dir2 };
 	double idle;
 	size_t i;
 	int ret;
@@ -94,22 +90,22 @@ static int capacity(const char *out, struct sp_lab_capacity *cap)
 	if (repro_path_printf(dir, sizeof(dir), "%s/capacity", out) ||
 	    repro_path_printf(dir2, sizeof(dir2), "%s/capacity-40ms", out))
 		return -ENAMETOOLONG;
-	if (repro_slowpath(cmd_up, up))
+	if (ops->up(ops->ctx, &up))
 		return -EIO;
-	idle = idle_busy(5);
-	ret = repro_slowpath(cmd_run, run) ? -EIO : 0;
+	idle = idle_busy(ops, 5);
+	ret = ops->run(ops->ctx, &run) ? -EIO : 0;
 	if (!ret)
-		ret = repro_slowpath(cmd_delay, delay) ? -EIO : 0;
+		ret = ops->delay_set(ops->ctx, "a", 40 * SP_NSEC_PER_MSEC) ? -EIO : 0;
 	if (!ret)
-		ret = repro_slowpath(cmd_run, run2) ? -EIO : 0;
-	repro_slowpath(cmd_down, down);
+		ret = ops->run(ops->ctx, &run2) ? -EIO : 0;
+	ops->down(ops->ctx);
 	if (ret)
 		return ret;
 	memset(cap, 0, sizeof(*cap));
 	cap->idle_util = idle > 0 ? idle : 0;
-	ret = add_points(dir, 1, cap);
+	ret = add_points(ops, dir, 1, cap);
 	if (!ret)
-		ret = add_points(dir2, 0, cap);
+		ret = add_points(ops, dir2, 0, cap);
 	if (ret)
 		return ret;
 	for (i = 0; i < cap->n; i++)	/* noise: no I/O cost seen */
@@ -161,15 +157,15 @@ static double worst_pq(const struct sp_reference *ref, const char *topo,
  * standard error (batch means) came out over SP_ENV_SHARE_SE_MAX, into
  * OUT/runs/TOPO-RW-kK-qdQ-SEL, where the report prefers it (more I/O).
  * Time-based runs only. 0 or -EIO. */
-static int rerun_noisy(const struct repro_cli *cli, const char *dir,
-		       const char *topo, const char *rw, const char *ktext,
-		       int64_t runtime_s, const char *out)
+static int rerun_noisy(const struct sp_repro_ops *ops, const struct repro_cli *cli,
+		       const char *dir, const char *topo, const char *rw,
+		       uint64_t k, int64_t runtime_s, const char *out)
 {
 	struct sp_case_result *cases = NULL;
 	size_t n = 0, i;
 	int ret = 0;
 
-	if (cli->full || sp_case_load_dir(dir, &cases, &n))
+	if (cli->full || ops->load_cases(ops->ctx, dir, &cases, &n))
 		return 0;
 	for (i = 0; i < n && !ret; i++) {
 		const char *sel = sp_selector_short(cases[i].selector);
@@ -177,7 +173,7 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
 		int64_t longer = sp_scale_rerun_runtime(se, SP_ENV_SHARE_SE_MAX,
 							runtime_s,
 							cli->max_runtime_s);
-		char again[PATH_MAX], qd[16], rt[24];
+		char again[PATH_MAX], qd[16];
 
 		/* only what reproduce ran: a name or number from a case
 		 * file never makes a folder name or an option */
@@ -186,15 +182,15 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
 		    sp_repro_qd_index(cases[i].iodepth) < 0)
 			continue;
 		snprintf(qd, sizeof(qd), "%d", cases[i].iodepth);
-		snprintf(rt, sizeof(rt), "%" PRId64, longer);
 		printf("reproduce: %s %s qd %d %s: the shares' standard error "
-		       "%.2f pp after %" PRId64 " s; again for %s s\n", topo, rw,
-		       cases[i].iodepth, sel, 100 * se, runtime_s, rt);
-		if (repro_path_printf(again, sizeof(again), "%s/runs/%s-%s-k%s-qd%s-%s",
-				      out, topo, rw, ktext, qd, sel))
+		       "%.2f pp after %" PRId64 " s; again for %" PRId64 " s\n",
+		       topo, rw, cases[i].iodepth, sel, 100 * se, runtime_s,
+		       longer);
+		if (repro_path_printf(again, sizeof(again), "%s/runs/%s-%s-k%" PRIu64
+				      "-qd%s-%s", out, topo, rw, k, qd, sel))
 			ret = -ENAMETOOLONG;
 		else
-			ret = repro_run_cases(cli, sel, rw, qd, rt, 0, again);
+			ret = repro_run_cases(ops, cli, sel, rw, qd, longer, 0, again);
 	}
 	free(cases);
 	return ret ? -EIO : 0;
@@ -204,54 +200,55 @@ static int rerun_noisy(const struct repro_cli *cli, const char *dir,
  * the bound its cases are flagged by: a TCG VM beside another once
  * calibrated a path 10 % slow, and every case on it was then no finding
  * (lab/080). 0 or -EIO. */
-static int up_calibrated(const char *const *up, const char *topo,
-			 const char *ktext)
+static int up_calibrated(const struct sp_repro_ops *ops,
+			 const struct sp_repro_up *up)
 {
-	const char *down[] = { "down", NULL };
-	static struct sp_state st;
 	double bound = sp_machine_exact_time() ? SP_ENV_RESID_EXACT_MAX
 					       : SP_ENV_RESID_MAX;
-	char err[256];
-	int tries, worst;
+	char label[64];
+	double residual;
+	int tries, missed;
 
 	for (tries = 0;; tries++) {
-		if (repro_slowpath(cmd_up, up))
+		if (ops->up(ops->ctx, up))
 			return -EIO;
-		if (sp_state_load(NULL, &st, err, sizeof(err))) {
-			sp_err("reproduce: %s", err);
+		missed = ops->calib_miss(ops->ctx, bound, label, sizeof(label),
+					 &residual);
+		if (missed < 0)
 			return -EIO;
-		}
-		worst = sp_state_calib_worst(&st, bound);
-		if (worst < 0 || tries == SP_REPRO_CALIB_RETRIES)
+		if (!missed || tries == SP_REPRO_CALIB_RETRIES)
 			return 0;
-		printf("reproduce: %s k %s: path %s calibrated %+.1f %% off its "
-		       "target (bound +-%.0f %%); up again\n", topo, ktext,
-		       st.paths[worst].label,
-		       100 * sp_state_calib_residual(&st.paths[worst]),
+		printf("reproduce: %s k %" PRIu64 ": path %s calibrated %+.1f %% "
+		       "off its target (bound +-%.0f %%); up again\n",
+		       up->topology, up->scale, label, 100 * residual,
 		       100 * bound);
-		if (repro_slowpath(cmd_down, down))
+		if (ops->down(ops->ctx))
 			return -EIO;
 	}
 }
 
-static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *plan,
-		     size_t t, uint64_t k, const int *qds, size_t nq,
-		     const char *unit, const char *base, const char *serial,
-		     int64_t runtime_s, const char *out)
+/* The fit's unit, base and serial base, in whole microseconds. */
+struct group_delays {
+	int64_t unit_ns, base_ns, serial_ns;
+};
+
+static int run_group(const struct sp_repro_ops *ops, const struct repro_cli *cli,
+		     const struct sp_repro_plan *plan, size_t t, uint64_t k,
+		     const int *qds, size_t nq, const struct group_delays *d,
+		     int serial, int64_t runtime_s, const char *out)
 {
 	const char *topo = sp_repro_topologies[t];
-	char ktext[24], qtext[64] = "", dir[PATH_MAX], rt[24];
+	char qtext[64] = "", dir[PATH_MAX];
 	/* the serial base only where the topology's paths are serial */
-	const char *up[] = { "up", topo, "--unit", unit, "--scale", ktext,
-			     "--calibrate", "--calibrate-base", base,
-			     serial ? "--serial-base" : NULL, serial, NULL };
-	const char *down[] = { "down", NULL };
+	const struct sp_repro_up up = {
+		.topology = topo, .unit_ns = d->unit_ns, .scale = k,
+		.calibrate = 1, .calib_base_ns = d->base_ns,
+		.serial_base_ns = serial ? d->serial_ns : 0,
+	};
 	size_t q, len = 0;
 	int rw, qi, failed = 0, any;
 
-	snprintf(ktext, sizeof(ktext), "%" PRIu64, k);
-	snprintf(rt, sizeof(rt), "%" PRId64, runtime_s);
-	if (up_calibrated(up, topo, ktext))
+	if (up_calibrated(ops, &up))
 		return -EIO;
 	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
 		len = 0;
@@ -267,28 +264,29 @@ static int run_group(const struct repro_cli *cli, const struct sp_repro_plan *pl
 		if (!any)
 			continue;
 		/* `run` keeps one run per folder: one per k */
-		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s-k%s", out,
-				      topo, sp_ref_rw_name(rw), ktext)) {
+		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s-k%" PRIu64,
+				      out, topo, sp_ref_rw_name(rw), k)) {
 			failed = 1;
 			break;
 		}
 		/* exact time: every case the same count of I/Os, which
 		 * at iodepth 64 is seconds where at 1 it is minutes */
-		failed = repro_run_cases(cli, "st,hst", sp_ref_rw_name(rw),
-					 qtext, rt, sp_machine_exact_time() ?
+		failed = repro_run_cases(ops, cli, "st,hst", sp_ref_rw_name(rw),
+					 qtext, runtime_s, sp_machine_exact_time() ?
 					 SP_REPRO_EXACT_IOS : 0, dir) != 0 ||
-			 rerun_noisy(cli, dir, topo, sp_ref_rw_name(rw), ktext,
+			 rerun_noisy(ops, cli, dir, topo, sp_ref_rw_name(rw), k,
 				     runtime_s, out) != 0;
 	}
-	repro_slowpath(cmd_down, down);
+	ops->down(ops->ctx);
 	return failed ? -EIO : 0;
 }
 
-int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
+int repro_scaled(const struct sp_repro_ops *ops, const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
 		 uint64_t fixed_k, const char *out)
 {
 	struct sp_lab_capacity cap = { 0 };
+	struct group_delays d;
 	struct sp_linfit fit;
 	char unit[32], base[32], serial[32], path[PATH_MAX];
 	double serial_ms;
@@ -301,19 +299,19 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 		ret = sp_ref_serial_fit(fit_ref, &fit, &serial_ms, NULL);
 	if (ret)
 		return ret;
-	sp_format_duration((int64_t)llround(serial_ms * 1000) * 1000, serial,
-			   sizeof(serial));
-	/* whole microseconds: what `up` reads back exactly */
-	sp_format_duration((int64_t)llround(fit.slope * 1000) * 1000, unit,
-			   sizeof(unit));
-	sp_format_duration((int64_t)llround(fit.base * 1000) * 1000, base,
-			   sizeof(base));
+	/* whole microseconds, as before `up` took them as numbers */
+	d.serial_ns = (int64_t)llround(serial_ms * 1000) * 1000;
+	d.unit_ns = (int64_t)llround(fit.slope * 1000) * 1000;
+	d.base_ns = (int64_t)llround(fit.base * 1000) * 1000;
+	sp_format_duration(d.serial_ns, serial, sizeof(serial));
+	sp_format_duration(d.unit_ns, unit, sizeof(unit));
+	sp_format_duration(d.base_ns, base, sizeof(base));
 	printf("scaled: published %.3f ms + %.3f ms x multiplier: unit %s, "
 	       "base %s, injected per path less this setup's own cost; "
 	       "serial paths serve %s of the base and the multiplier's part "
 	       "one command at a time\n", fit.base, fit.slope, unit, base,
 	       serial);
-	if (!fixed_k && (ret = capacity(out, &cap)))
+	if (!fixed_k && (ret = capacity(ops, out, &cap)))
 		return ret;
 	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
 		return -ENAMETOOLONG;
@@ -415,8 +413,8 @@ int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
 			fprintf(log, " predicted_cpu %.3f runtime %" PRId64
 				" runtime_for_se %.0f\n", util[q], rt, need);
 			fflush(log);
-			ret = run_group(cli, plan, t, k[q], qds, nq, unit, base,
-					tp->servers ? serial : NULL, rt, out);
+			ret = run_group(ops, cli, plan, t, k[q], qds, nq, &d,
+					tp->servers > 0, rt, out);
 		}
 	}
 	fclose(log);
