@@ -1,6 +1,6 @@
 /* The effects of a reproduction: bring a topology up, set a path's
  * delay, run a set of cases into a folder, take it down, read back what
- * was run and the machine's CPU. Real ones go through the bringup and
+ * was run and the machine's CPU; and what it says it does. Real ones go through the bringup and
  * run rooms as the user's commands do (harness/cli/repro_real.c); unit
  * tests give mocks (tests/unit/harness/repro/test_repro_run.c). */
 #ifndef SP_REPRO_OPS_H
@@ -50,6 +50,8 @@ struct sp_repro_ops {
 	/* /proc/stat's text, malloc'd; and a wait between two of them */
 	int (*cpustat)(void *ctx, char **text);
 	void (*sleep_s)(void *ctx, unsigned int seconds);
+	/* one line of what the reproduction does, without its newline */
+	void (*say)(void *ctx, const char *line);
 	void *ctx;
 };
 

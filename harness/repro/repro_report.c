@@ -2,10 +2,11 @@
  * published one (TVD, slow share, the conclusion), what each run ran
  * under (k, CPU, calibration, standard error), lab-shaped points kept
  * out of the count, plots. */
+#include "harness/repro/repro_run.h"
+
 #include "common/log.h"
 #include "common/outdir.h"
 #include "common/strbuf.h"
-#include "harness/cli/repro_cli.h"
 #include "harness/measure/case_result.h"
 #include "harness/measure/result_file.h"
 #include "harness/report/render_plot.h"
@@ -94,8 +95,6 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 	return flagged;
 }
 
-const char *repro_experiment_title = "HST vs ST (2020)";
-
 /* What `--scale` chose (OUT/scale.txt, written by repro_scaled.c), read
  * before the report is begun: *text NULL when there is none. 0, or
  * -errno with one message for a file that is not a result file. */
@@ -105,7 +104,7 @@ static int read_scaling(const char *out, char **text)
 	int ret;
 
 	*text = NULL;
-	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
+	if (sp_repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
 		return -ENAMETOOLONG;
 	ret = sp_result_file_read(path, 1 << 20, text, NULL);
 	if (ret == -ENOENT)
@@ -260,7 +259,7 @@ static int load_run(const char *out, const char *name,
 	size_t n, i;
 	int st = 0, hst = 0;
 
-	if (repro_path_printf(path, sizeof(path), "%s/runs/%s", out, name) ||
+	if (sp_repro_path_printf(path, sizeof(path), "%s/runs/%s", out, name) ||
 	    sp_case_load_dir(path, &some, &n))
 		return 0;
 	grown = realloc(*all, (*n_all + n) * sizeof(**all));
@@ -277,7 +276,7 @@ static int load_run(const char *out, const char *name,
 		hst |= !strcmp(sp_selector_short((*all)[i].selector), "hst");
 	}
 	if (st && hst &&
-	    !repro_path_printf(path, sizeof(path), "%s/plots/%s", out, name) &&
+	    !sp_repro_path_printf(path, sizeof(path), "%s/plots/%s", out, name) &&
 	    sp_plot_run(path, *all + *n_all - n, n, "st", "hst",
 			&sp_plot_exec_gnuplot))
 		sp_warn("reproduce: no plots for %s", path);
@@ -297,7 +296,7 @@ static int run_folder(const char *runs, const char *name)
 	struct stat sb;
 
 	return name[0] != '.' &&
-	       !repro_path_printf(path, sizeof(path), "%s/%s", runs, name) &&
+	       !sp_repro_path_printf(path, sizeof(path), "%s/%s", runs, name) &&
 	       !lstat(path, &sb) && S_ISDIR(sb.st_mode);
 }
 
@@ -313,7 +312,7 @@ static int load_all_runs(const char *out, struct sp_case_result **all,
 	char runs[PATH_MAX];
 	int count, i, ret = 0;
 
-	if (repro_path_printf(runs, sizeof(runs), "%s/runs", out))
+	if (sp_repro_path_printf(runs, sizeof(runs), "%s/runs", out))
 		return 0;
 	count = scandir(runs, &names, NULL, run_name_order);
 	for (i = 0; i < count; i++) {
@@ -404,20 +403,6 @@ static void runs_machine(const struct sp_case_result *all, size_t n_all,
 	}
 }
 
-FILE *repro_fopen_new(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		      0644);
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 static void write_summary(FILE *md, const struct tally *tally,
 			  const char *summary_text, const char *details_text)
 {
@@ -452,44 +437,15 @@ static void write_summary(FILE *md, const struct tally *tally,
 		: "", details_text);
 }
 
-int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *plan,
-			const struct sp_reference *ref, const char *out,
-			const char *unit_text, int64_t elapsed_s, const char *mode,
-			const char *host)
+/* The head of report.md: what ran, where, how long. */
+static void write_head(FILE *md, const struct sp_repro_opts *o,
+		       const struct sp_case_result *all, size_t n_all,
+		       const char *unit_text, int64_t elapsed_s,
+		       const char *mode, const char *host, const char *scaling)
 {
-	struct sp_case_result *all = NULL;
-	char path[PATH_MAX], *summary_text = NULL, *details_text = NULL;
-	char *scaling = NULL, machine[512];
-	struct tally tally = { 0 };
-	size_t n_all = 0;
-	int ret, exact;
-	FILE *md = NULL;
+	char machine[512];
+	int exact = runs_exact_time(all, n_all, unit_text);
 
-	if (!repro_path_printf(path, sizeof(path), "%s/plots", out))
-		mkdir(path, 0755);
-	ret = load_all_runs(out, &all, &n_all);
-	if (!ret)
-		ret = read_scaling(out, &scaling);
-	if (!ret)
-		ret = judge_plan(plan, ref, all, n_all, &tally, &summary_text,
-				 &details_text);
-	if (!ret && repro_path_printf(path, sizeof(path), "%s/report.md", out))
-		ret = -ENAMETOOLONG;
-	if (!ret) {
-		/* --report-only writes the report again, as it says; a run
-		 * writes a new one and never over an earlier one */
-		md = cli->report_only ? sp_outdir_fopen(path) : repro_fopen_new(path);
-		if (!md) {
-			ret = -errno;
-			sp_err("reproduce: %s: %s", path, strerror(errno));
-		}
-	}
-	if (ret) {
-		free(scaling);
-		free(all);
-		return ret;
-	}
-	exact = runs_exact_time(all, n_all, unit_text);
 	if (!mode) {
 		runs_machine(all, n_all, machine, sizeof(machine));
 		mode = machine;
@@ -497,26 +453,77 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 	fprintf(md, "# %s, reproduced by slowpath\n\n"
 		"- mode: %s; machine: %s\n"
 		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
-		repro_experiment_title, mode, host, unit_text,
-		cli->full ? "500M of 4k I/O each (the published size)" :
+		o->title, mode, host, unit_text,
+		o->full ? "500M of 4k I/O each (the published size)" :
 		exact ? "20000 I/Os each" : "time-based",
-		cli->cases ? cli->cases : "all", elapsed_s);
+		o->cases ? o->cases : "all", elapsed_s);
 	scaling_section(md, scaling, exact);
-	write_summary(md, &tally, summary_text, details_text);
+}
+
+/* The closing line: what the report says, in one. */
+static void say_tally(const struct tally *tally, const char *path, char *said,
+		      size_t said_len)
+{
+	snprintf(said, said_len, "reproduce: %d of %d points measured, "
+		 "conclusion holds in %d of %d counted (published table: %d of "
+		 "%d), verdict as published in %d, %d lab-shaped (not counted), "
+		 "%d of %d TVD targets met; report %s", tally->points,
+		 tally->points + tally->missing, tally->verdicts_held,
+		 tally->counted, tally->published_held, tally->published_claims,
+		 tally->agreed, tally->flagged, tally->targets_met,
+		 tally->targets, path);
+}
+
+int sp_repro_write_report(const struct sp_repro_opts *o,
+			  const struct sp_repro_plan *plan,
+			  const struct sp_reference *ref, const char *out,
+			  const char *unit_text, int64_t elapsed_s,
+			  const char *mode, const char *host, char *said,
+			  size_t said_len)
+{
+	struct sp_case_result *all = NULL;
+	char path[PATH_MAX], *summary_text = NULL, *details_text = NULL;
+	char *scaling = NULL;
+	struct tally tally = { 0 };
+	size_t n_all = 0;
+	FILE *md = NULL;
+	int ret;
+
+	said[0] = '\0';
+	if (!sp_repro_path_printf(path, sizeof(path), "%s/plots", out))
+		mkdir(path, 0755);
+	ret = load_all_runs(out, &all, &n_all);
+	if (!ret)
+		ret = read_scaling(out, &scaling);
+	if (!ret)
+		ret = judge_plan(plan, ref, all, n_all, &tally, &summary_text,
+				 &details_text);
+	if (!ret && sp_repro_path_printf(path, sizeof(path), "%s/report.md", out))
+		ret = -ENAMETOOLONG;
+	if (!ret) {
+		/* --report-only writes the report again, as it says; a run
+		 * writes a new one and never over an earlier one */
+		md = o->report_only ? sp_outdir_fopen(path) : sp_repro_fopen_new(path);
+		if (!md) {
+			ret = -errno;
+			sp_err("reproduce: %s: %s", path, strerror(errno));
+		}
+	}
+	if (!ret) {
+		write_head(md, o, all, n_all, unit_text, elapsed_s, mode, host,
+			   scaling);
+		write_summary(md, &tally, summary_text, details_text);
+	}
 	free(scaling);
 	free(summary_text);
 	free(details_text);
 	free(all);
+	if (ret)
+		return ret;
 	if (fclose(md)) {
 		sp_err("reproduce: %s: %s", path, strerror(errno));
 		return -EIO;
 	}
-	printf("reproduce: %d of %d points measured, conclusion holds in %d of "
-	       "%d counted (published table: %d of %d), verdict as published "
-	       "in %d, %d lab-shaped (not counted), %d of %d TVD targets met; "
-	       "report %s\n", tally.points, tally.points + tally.missing,
-	       tally.verdicts_held, tally.counted, tally.published_held,
-	       tally.published_claims, tally.agreed, tally.flagged,
-	       tally.targets_met, tally.targets, path);
+	say_tally(&tally, path, said, said_len);
 	return tally.missing ? -EIO : 0;
 }

@@ -6,11 +6,11 @@
  * (harness/repro/repro_scale.h); each k is its own `up --calibrate`,
  * which injects k x (base + multiplier x unit) less the setup's own
  * cost, closed loop. */
-#include "common/machine.h"
+#include "harness/repro/repro_run.h"
+
 #include "common/log.h"
 #include "common/outdir.h"
 #include "common/units.h"
-#include "harness/cli/repro_cli.h"
 #include "harness/measure/case_result.h"
 #include "harness/repro/repro_scale.h"
 
@@ -22,9 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* bring-ups again of a group whose calibration missed */
-#define SP_REPRO_CALIB_RETRIES 1
 
 /* The CPU's busy fraction over a few seconds with no I/O: what the
  * setup burns by itself (a lab under a loaded host shows a lot). */
@@ -87,8 +84,8 @@ static int capacity(const struct sp_repro_ops *ops, const char *out,
 	size_t i;
 	int ret;
 
-	if (repro_path_printf(dir, sizeof(dir), "%s/capacity", out) ||
-	    repro_path_printf(dir2, sizeof(dir2), "%s/capacity-40ms", out))
+	if (sp_repro_path_printf(dir, sizeof(dir), "%s/capacity", out) ||
+	    sp_repro_path_printf(dir2, sizeof(dir2), "%s/capacity-40ms", out))
 		return -ENAMETOOLONG;
 	if (ops->up(ops->ctx, &up))
 		return -EIO;
@@ -114,10 +111,10 @@ static int capacity(const struct sp_repro_ops *ops, const char *out,
 	if (cap->own_ns <= 0 || sp_capacity_fit(cap))
 		return -ENODATA;
 	for (i = 0; i < cap->n; i++)
-		printf("capacity: %.0f IOPS with the CPU %.0f%% busy\n",
+		sp_repro_say(ops, "capacity: %.0f IOPS with the CPU %.0f%% busy",
 		       cap->iops[i], 100 * cap->util[i]);
-	printf("capacity: %.0f%% busy with no I/O; CPU = idle + %.4g x "
-	       "IOPS^%.2f; own cost p50 %.3f ms at iodepth 1\n",
+	sp_repro_say(ops, "capacity: %.0f%% busy with no I/O; CPU = idle + %.4g x "
+	       "IOPS^%.2f; own cost p50 %.3f ms at iodepth 1",
 	       100 * cap->idle_util, cap->a, cap->b,
 	       (double)cap->own_ns / 1e6);
 	return 0;
@@ -157,7 +154,7 @@ static double worst_pq(const struct sp_reference *ref, const char *topo,
  * standard error (batch means) came out over SP_ENV_SHARE_SE_MAX, into
  * OUT/runs/TOPO-RW-kK-qdQ-SEL, where the report prefers it (more I/O).
  * Time-based runs only. 0 or -EIO. */
-static int rerun_noisy(const struct sp_repro_ops *ops, const struct repro_cli *cli,
+static int rerun_noisy(const struct sp_repro_ops *ops, const struct sp_repro_opts *o,
 		       const char *dir, const char *topo, const char *rw,
 		       uint64_t k, int64_t runtime_s, const char *out)
 {
@@ -165,14 +162,14 @@ static int rerun_noisy(const struct sp_repro_ops *ops, const struct repro_cli *c
 	size_t n = 0, i;
 	int ret = 0;
 
-	if (cli->full || ops->load_cases(ops->ctx, dir, &cases, &n))
+	if (o->full || ops->load_cases(ops->ctx, dir, &cases, &n))
 		return 0;
 	for (i = 0; i < n && !ret; i++) {
 		const char *sel = sp_selector_short(cases[i].selector);
 		double se = sp_case_share_se(&cases[i], NULL);
 		int64_t longer = sp_scale_rerun_runtime(se, SP_ENV_SHARE_SE_MAX,
 							runtime_s,
-							cli->max_runtime_s);
+							o->max_runtime_s);
 		char again[PATH_MAX], qd[16];
 
 		/* only what reproduce ran: a name or number from a case
@@ -182,15 +179,15 @@ static int rerun_noisy(const struct sp_repro_ops *ops, const struct repro_cli *c
 		    sp_repro_qd_index(cases[i].iodepth) < 0)
 			continue;
 		snprintf(qd, sizeof(qd), "%d", cases[i].iodepth);
-		printf("reproduce: %s %s qd %d %s: the shares' standard error "
-		       "%.2f pp after %" PRId64 " s; again for %" PRId64 " s\n",
+		sp_repro_say(ops, "reproduce: %s %s qd %d %s: the shares' standard error "
+		       "%.2f pp after %" PRId64 " s; again for %" PRId64 " s",
 		       topo, rw, cases[i].iodepth, sel, 100 * se, runtime_s,
 		       longer);
-		if (repro_path_printf(again, sizeof(again), "%s/runs/%s-%s-k%" PRIu64
+		if (sp_repro_path_printf(again, sizeof(again), "%s/runs/%s-%s-k%" PRIu64
 				      "-qd%s-%s", out, topo, rw, k, qd, sel))
 			ret = -ENAMETOOLONG;
 		else
-			ret = repro_run_cases(ops, cli, sel, rw, qd, longer, 0, again);
+			ret = sp_repro_run_cases(ops, o, sel, rw, qd, longer, 0, again);
 	}
 	free(cases);
 	return ret ? -EIO : 0;
@@ -201,9 +198,10 @@ static int rerun_noisy(const struct sp_repro_ops *ops, const struct repro_cli *c
  * calibrated a path 10 % slow, and every case on it was then no finding
  * (lab/080). 0 or -EIO. */
 static int up_calibrated(const struct sp_repro_ops *ops,
+			 const struct sp_repro_opts *o,
 			 const struct sp_repro_up *up)
 {
-	double bound = sp_machine_exact_time() ? SP_ENV_RESID_EXACT_MAX
+	double bound = o->exact_time ? SP_ENV_RESID_EXACT_MAX
 					       : SP_ENV_RESID_MAX;
 	char label[64];
 	double residual;
@@ -218,8 +216,8 @@ static int up_calibrated(const struct sp_repro_ops *ops,
 			return -EIO;
 		if (!missed || tries == SP_REPRO_CALIB_RETRIES)
 			return 0;
-		printf("reproduce: %s k %" PRIu64 ": path %s calibrated %+.1f %% "
-		       "off its target (bound +-%.0f %%); up again\n",
+		sp_repro_say(ops, "reproduce: %s k %" PRIu64 ": path %s calibrated %+.1f %% "
+		       "off its target (bound +-%.0f %%); up again",
 		       up->topology, up->scale, label, 100 * residual,
 		       100 * bound);
 		if (ops->down(ops->ctx))
@@ -232,7 +230,7 @@ struct group_delays {
 	int64_t unit_ns, base_ns, serial_ns;
 };
 
-static int run_group(const struct sp_repro_ops *ops, const struct repro_cli *cli,
+static int run_group(const struct sp_repro_ops *ops, const struct sp_repro_opts *o,
 		     const struct sp_repro_plan *plan, size_t t, uint64_t k,
 		     const int *qds, size_t nq, const struct group_delays *d,
 		     int serial, int64_t runtime_s, const char *out)
@@ -248,7 +246,7 @@ static int run_group(const struct sp_repro_ops *ops, const struct repro_cli *cli
 	size_t q, len = 0;
 	int rw, qi, failed = 0, any;
 
-	if (up_calibrated(ops, &up))
+	if (up_calibrated(ops, o, &up))
 		return -EIO;
 	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
 		len = 0;
@@ -264,159 +262,209 @@ static int run_group(const struct sp_repro_ops *ops, const struct repro_cli *cli
 		if (!any)
 			continue;
 		/* `run` keeps one run per folder: one per k */
-		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s-k%" PRIu64,
+		if (sp_repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s-k%" PRIu64,
 				      out, topo, sp_ref_rw_name(rw), k)) {
 			failed = 1;
 			break;
 		}
 		/* exact time: every case the same count of I/Os, which
 		 * at iodepth 64 is seconds where at 1 it is minutes */
-		failed = repro_run_cases(ops, cli, "st,hst", sp_ref_rw_name(rw),
-					 qtext, runtime_s, sp_machine_exact_time() ?
+		failed = sp_repro_run_cases(ops, o, "st,hst", sp_ref_rw_name(rw),
+					 qtext, runtime_s, o->exact_time ?
 					 SP_REPRO_EXACT_IOS : 0, dir) != 0 ||
-			 rerun_noisy(ops, cli, dir, topo, sp_ref_rw_name(rw), k,
+			 rerun_noisy(ops, o, dir, topo, sp_ref_rw_name(rw), k,
 				     runtime_s, out) != 0;
 	}
 	ops->down(ops->ctx);
 	return failed ? -EIO : 0;
 }
 
-int repro_scaled(const struct sp_repro_ops *ops, const struct repro_cli *cli, const struct sp_repro_plan *plan,
-		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
-		 uint64_t fixed_k, const char *out)
-{
-	struct sp_lab_capacity cap = { 0 };
-	struct group_delays d;
+/* What every group of a scaled reproduction is run with. */
+struct scaled {
+	const struct sp_repro_ops *ops;
+	const struct sp_repro_opts *o;
+	const struct sp_repro_plan *plan;
+	const struct sp_reference *ref;
 	struct sp_linfit fit;
-	char unit[32], base[32], serial[32], path[PATH_MAX];
 	double serial_ms;
-	FILE *log;
-	size_t t, q;
+	struct group_delays d;
+	struct sp_lab_capacity cap;
+	uint64_t fixed_k;		/* 0: picked from cap */
+	const char *out;
+	FILE *log;			/* OUT/scale.txt */
+};
+
+/* One group: the iodepths of topology t whose k is ks[q], brought up
+ * together; its runtime sized for the shares' standard error. */
+static int scaled_group(struct scaled *sc, size_t t, const struct sp_ref_topology *tp,
+			const struct sp_scale_model *m, const uint64_t *ks,
+			double *util, const int *want, size_t q)
+{
+	const char *topo = sp_repro_topologies[t];
+	int qds[SP_REPRO_N_QD];
+	size_t nq = 0, r;
+	double pq, need = 0;
+	char pred[48];
+	int64_t rt;
+
+	/* the group's busiest prediction is the one to show */
+	for (r = q; r < SP_REPRO_N_QD; r++)
+		if (want[r] && ks[r] == ks[q]) {
+			qds[nq++] = sp_repro_iodepths[r];
+			util[q] = fmax(util[q], util[r]);
+		}
+	pq = worst_pq(sc->ref, topo, qds, nq, sc->plan, t);
+	for (r = 0; r < nq; r++)
+		need = fmax(need, sp_scale_runtime_for_se(m, qds[r], ks[q],
+			0.5 - sqrt(0.25 - pq), SP_ENV_SHARE_SE_MAX));
+	rt = (int64_t)ceil(need);
+	if (rt < sc->o->runtime_s)
+		rt = sc->o->runtime_s;
+	if (rt > sc->o->max_runtime_s)
+		rt = sc->o->max_runtime_s;
+	if (sc->fixed_k)
+		snprintf(pred, sizeof(pred), "given");
+	else
+		snprintf(pred, sizeof(pred), "predicted CPU %.0f%%", 100 * util[q]);
+	if (sc->o->exact_time)
+		sp_repro_say(sc->ops, "reproduce: %s k=1 on exact time for iodepth "
+			     "%d%s, %d I/Os per run (%.0f s of simulated time for a "
+			     "0.5 pp binomial standard error)", topo, qds[0],
+			     nq > 1 ? " and deeper" : "", SP_REPRO_EXACT_IOS, need);
+	else
+		sp_repro_say(sc->ops, "reproduce: %s k=%" PRIu64 " for iodepth %d%s "
+			     "(%s), %" PRId64 " s per run (%.0f s for a 0.5 pp "
+			     "binomial standard error; the report gives each "
+			     "run's by batch means)", topo, ks[q], qds[0],
+			     nq > 1 ? " and deeper" : "", pred, rt, need);
+	fprintf(sc->log, "%s k %" PRIu64 " qd", topo, ks[q]);
+	for (r = 0; r < nq; r++)
+		fprintf(sc->log, " %d", qds[r]);
+	fprintf(sc->log, " predicted_cpu %.3f runtime %" PRId64
+		" runtime_for_se %.0f\n", util[q], rt, need);
+	fflush(sc->log);
+	return run_group(sc->ops, sc->o, sc->plan, t, ks[q], qds, nq, &sc->d,
+			 tp->servers > 0, rt, sc->out);
+}
+
+/* k per planned iodepth of topology t: given, or the capacity's pick. */
+static void scaled_pick(const struct scaled *sc, size_t t,
+			const struct sp_scale_model *m, uint64_t *ks,
+			double *util, int *want)
+{
+	size_t q;
+	int rw;
+
+	for (q = 0; q < SP_REPRO_N_QD; q++) {
+		for (rw = 0; rw < SP_REF_N_RW; rw++)
+			want[q] |= sc->plan->want[t][rw][q];
+		if (!want[q])
+			continue;
+		ks[q] = sc->fixed_k;
+		if (!sc->fixed_k && sp_scale_pick(&sc->cap, m, sp_repro_iodepths[q],
+						  SP_SCALE_PLAN_UTIL, &ks[q],
+						  &util[q]))
+			sp_warn("reproduce: %s qd %d: no k keeps the CPU under "
+				"%.0f%%; using %" PRIu64, sp_repro_topologies[t],
+				sp_repro_iodepths[q], 100 * SP_SCALE_PLAN_UTIL,
+				ks[q]);
+	}
+}
+
+static int scaled_topology(struct scaled *sc, size_t t)
+{
+	const struct sp_ref_topology *tp = sp_ref_topology(sc->ref,
+		sp_repro_topologies[t]);
+	struct sp_scale_model m;
+	uint64_t ks[SP_REPRO_N_QD] = { 0 }, done = 0;
+	double util[SP_REPRO_N_QD] = { 0 };
+	int want[SP_REPRO_N_QD] = { 0 }, ret = 0;
+	size_t q;
+
+	if (!sp_repro_plan_has_topology(sc->plan, t) || !tp)
+		return 0;
+	m.base_ns = sc->fit.base * 1e6;
+	m.unit_ns = sc->fit.slope * 1e6;
+	m.serial = tp->servers > 0;
+	m.serial_base_ns = sc->serial_ms * 1e6;
+	m.n_paths = tp->n_paths;
+	m.multiplier = tp->multiplier;
+	scaled_pick(sc, t, &m, ks, util, want);
+	/* one `up` per distinct k, its iodepths together */
+	for (q = 0; q < SP_REPRO_N_QD && !ret; q++) {
+		/* done: the k already run, each a power of two */
+		if (!want[q] || (done & ks[q]))
+			continue;
+		done |= ks[q];
+		ret = scaled_group(sc, t, tp, &m, ks, util, want, q);
+	}
+	return ret;
+}
+
+/* The fit, the capacity (auto) and OUT/scale.txt's head. */
+static int scaled_begin(struct scaled *sc, const struct sp_reference *fit_ref)
+{
+	char unit[32], base[32], serial[32], path[PATH_MAX];
+	size_t q;
 	int ret;
 
-	ret = sp_ref_calibrate(fit_ref, &fit);
+	ret = sp_ref_calibrate(fit_ref, &sc->fit);
 	if (!ret)
-		ret = sp_ref_serial_fit(fit_ref, &fit, &serial_ms, NULL);
+		ret = sp_ref_serial_fit(fit_ref, &sc->fit, &sc->serial_ms, NULL);
 	if (ret)
 		return ret;
-	/* whole microseconds, as before `up` took them as numbers */
-	d.serial_ns = (int64_t)llround(serial_ms * 1000) * 1000;
-	d.unit_ns = (int64_t)llround(fit.slope * 1000) * 1000;
-	d.base_ns = (int64_t)llround(fit.base * 1000) * 1000;
-	sp_format_duration(d.serial_ns, serial, sizeof(serial));
-	sp_format_duration(d.unit_ns, unit, sizeof(unit));
-	sp_format_duration(d.base_ns, base, sizeof(base));
-	printf("scaled: published %.3f ms + %.3f ms x multiplier: unit %s, "
-	       "base %s, injected per path less this setup's own cost; "
-	       "serial paths serve %s of the base and the multiplier's part "
-	       "one command at a time\n", fit.base, fit.slope, unit, base,
-	       serial);
-	if (!fixed_k && (ret = capacity(ops, out, &cap)))
+	/* whole microseconds, as `up` once read them back from text */
+	sc->d.serial_ns = (int64_t)llround(sc->serial_ms * 1000) * 1000;
+	sc->d.unit_ns = (int64_t)llround(sc->fit.slope * 1000) * 1000;
+	sc->d.base_ns = (int64_t)llround(sc->fit.base * 1000) * 1000;
+	sp_format_duration(sc->d.serial_ns, serial, sizeof(serial));
+	sp_format_duration(sc->d.unit_ns, unit, sizeof(unit));
+	sp_format_duration(sc->d.base_ns, base, sizeof(base));
+	sp_repro_say(sc->ops, "scaled: published %.3f ms + %.3f ms x multiplier: "
+		     "unit %s, base %s, injected per path less this setup's own "
+		     "cost; serial paths serve %s of the base and the "
+		     "multiplier's part one command at a time", sc->fit.base,
+		     sc->fit.slope, unit, base, serial);
+	if (!sc->fixed_k && (ret = capacity(sc->ops, sc->out, &sc->cap)))
 		return ret;
-	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
+	if (sp_repro_path_printf(path, sizeof(path), "%s/scale.txt", sc->out))
 		return -ENAMETOOLONG;
-	log = sp_outdir_fopen(path);
-	if (!log)
+	sc->log = sp_outdir_fopen(path);
+	if (!sc->log)
 		return -errno;
-	fprintf(log, "unit %s base %s serial_base %s\n", unit, base, serial);
-	if (!fixed_k) {
-		for (q = 0; q < cap.n; q++)
-			fprintf(log, "capacity %.0f IOPS CPU %.3f\n",
-				cap.iops[q], cap.util[q]);
-		fprintf(log, "capacity idle %.3f fit CPU = idle + %.4g x "
-			"IOPS^%.3f, own p50 %.3f ms\n", cap.idle_util, cap.a,
-			cap.b, (double)cap.own_ns / 1e6);
-	}
-	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
-		const struct sp_ref_topology *tp = sp_ref_topology(ref,
-			sp_repro_topologies[t]);
-		struct sp_scale_model m;
-		uint64_t k[SP_REPRO_N_QD] = { 0 }, done = 0;
-		double util[SP_REPRO_N_QD] = { 0 };
-		int rw, want[SP_REPRO_N_QD] = { 0 };
+	fprintf(sc->log, "unit %s base %s serial_base %s\n", unit, base, serial);
+	if (sc->fixed_k)
+		return 0;
+	for (q = 0; q < sc->cap.n; q++)
+		fprintf(sc->log, "capacity %.0f IOPS CPU %.3f\n", sc->cap.iops[q],
+			sc->cap.util[q]);
+	fprintf(sc->log, "capacity idle %.3f fit CPU = idle + %.4g x IOPS^%.3f, "
+		"own p50 %.3f ms\n", sc->cap.idle_util, sc->cap.a, sc->cap.b,
+		(double)sc->cap.own_ns / 1e6);
+	return 0;
+}
 
-		if (!sp_repro_plan_has_topology(plan, t) || !tp)
-			continue;
-		m.base_ns = fit.base * 1e6;
-		m.unit_ns = fit.slope * 1e6;
-		m.serial = tp->servers > 0;
-		m.serial_base_ns = serial_ms * 1e6;
-		m.n_paths = tp->n_paths;
-		m.multiplier = tp->multiplier;
-		for (q = 0; q < SP_REPRO_N_QD; q++) {
-			for (rw = 0; rw < SP_REF_N_RW; rw++)
-				want[q] |= plan->want[t][rw][q];
-			if (!want[q])
-				continue;
-			k[q] = fixed_k;
-			if (!fixed_k && sp_scale_pick(&cap, &m, sp_repro_iodepths[q],
-						      SP_SCALE_PLAN_UTIL, &k[q],
-						      &util[q]))
-				sp_warn("reproduce: %s qd %d: no k keeps the CPU "
-					"under %.0f%%; using %" PRIu64,
-					sp_repro_topologies[t],
-					sp_repro_iodepths[q],
-					100 * SP_SCALE_PLAN_UTIL, k[q]);
-		}
-		/* one `up` per distinct k, its iodepths together */
-		for (q = 0; q < SP_REPRO_N_QD && !ret; q++) {
-			int qds[SP_REPRO_N_QD];
-			size_t nq = 0, r;
-			double pq, need = 0;
-			char pred[48];
-			int64_t rt;
+int sp_repro_scaled(const struct sp_repro_ops *ops, const struct sp_repro_opts *o,
+		    const struct sp_repro_plan *plan, const struct sp_reference *ref,
+		    const struct sp_reference *fit_ref, uint64_t fixed_k,
+		    const char *out)
+{
+	struct scaled sc;
+	size_t t;
+	int ret;
 
-			/* done: the k already run, each a power of two */
-			if (!want[q] || (done & k[q]))
-				continue;
-			done |= k[q];
-			/* the group's busiest prediction is the one to show */
-			for (r = q; r < SP_REPRO_N_QD; r++)
-				if (want[r] && k[r] == k[q]) {
-					qds[nq++] = sp_repro_iodepths[r];
-					util[q] = fmax(util[q], util[r]);
-				}
-			pq = worst_pq(ref, sp_repro_topologies[t], qds, nq, plan, t);
-			for (r = 0; r < nq; r++)
-				need = fmax(need, sp_scale_runtime_for_se(&m, qds[r],
-					k[q], 0.5 - sqrt(0.25 - pq),
-					SP_ENV_SHARE_SE_MAX));
-			rt = (int64_t)ceil(need);
-			if (rt < cli->runtime_s)
-				rt = cli->runtime_s;
-			if (rt > cli->max_runtime_s)
-				rt = cli->max_runtime_s;
-			if (fixed_k)
-				snprintf(pred, sizeof(pred), "given");
-			else
-				snprintf(pred, sizeof(pred), "predicted CPU "
-					 "%.0f%%", 100 * util[q]);
-			if (sp_machine_exact_time())
-				printf("reproduce: %s k=1 on exact time for iodepth %d%s, "
-				       "%d I/Os per run (%.0f s of simulated time "
-				       "for a 0.5 pp binomial standard error)\n",
-				       sp_repro_topologies[t], qds[0],
-				       nq > 1 ? " and deeper" : "",
-				       SP_REPRO_EXACT_IOS, need);
-			else
-				printf("reproduce: %s k=%" PRIu64 " for iodepth %d%s "
-				       "(%s), %" PRId64 " s per run (%.0f s for a 0.5 "
-				       "pp binomial standard error; the report gives "
-				       "each run's by batch means)\n",
-				       sp_repro_topologies[t],
-				       k[q], qds[0], nq > 1 ? " and deeper" : "", pred,
-				       rt, need);
-			fprintf(log, "%s k %" PRIu64 " qd", sp_repro_topologies[t],
-				k[q]);
-			for (r = 0; r < nq; r++)
-				fprintf(log, " %d", qds[r]);
-			fprintf(log, " predicted_cpu %.3f runtime %" PRId64
-				" runtime_for_se %.0f\n", util[q], rt, need);
-			fflush(log);
-			ret = run_group(ops, cli, plan, t, k[q], qds, nq, &d,
-					tp->servers > 0, rt, out);
-		}
-	}
-	fclose(log);
+	memset(&sc, 0, sizeof(sc));
+	sc.ops = ops;
+	sc.o = o;
+	sc.plan = plan;
+	sc.ref = ref;
+	sc.fixed_k = fixed_k;
+	sc.out = out;
+	ret = scaled_begin(&sc, fit_ref);
+	if (ret)
+		return ret;
+	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++)
+		ret = scaled_topology(&sc, t);
+	fclose(sc.log);
 	return ret;
 }
