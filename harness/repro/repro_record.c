@@ -120,7 +120,9 @@ int sp_repro_report_again(const struct sp_repro_opts *o,
 	if (unit)
 		snprintf(unit_text, sizeof(unit_text), "%s", unit);
 	/* no mode recorded: the report takes the cases' own */
-	return sp_repro_write_report(o, plan, ref, out, unit_text,
-				     atoll(seconds_text), mode[0] ? mode : NULL,
-				     host, said, said_len);
+	ret = sp_repro_write_report(o, plan, ref, out, unit_text,
+				    atoll(seconds_text), mode[0] ? mode : NULL,
+				    host, said, said_len);
+	/* -EINVAL is the record's: a row the report cannot judge is not */
+	return ret == -EINVAL ? -EIO : ret;
 }
