@@ -182,6 +182,24 @@ static void unscratch(const char *dir)
 	rmdir(dir);
 }
 
+/* OUT/scale.txt: the fit's line once, then the group's. */
+static void assert_scale_txt(const char *out, const char *group)
+{
+	char path[512], text[1024];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/scale.txt", out);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	assert_int_equal(strncmp(text, "unit ", 5), 0);
+	assert_null(strstr(text + 1, "\nunit "));
+	assert_non_null(strstr(text, group));
+}
+
 static void plan_of(const char *cases, struct sp_repro_plan *plan)
 {
 	char err[256];
@@ -222,6 +240,7 @@ static void k_reaches_up_as_planned(void **state)
 	assert_int_equal(m.runs[0].warmup_s, 20);
 	assert_true(m.runs[0].runtime_s >= 10 && m.runs[0].runtime_s <= 600);
 	assert_non_null(strstr(m.said, "reproduce: skew4 k=64 for iodepth 1 (given)"));
+	assert_scale_txt(out, "skew4 k 64 qd 1 ");
 	unscratch(out);
 }
 
