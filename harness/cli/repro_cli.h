@@ -15,7 +15,7 @@ struct repro_cli {
 };
 
 /* The real effects: `up`, `delay set`, `run`, `down` as the user's
- * commands do them (repro_real.c); say is the caller's. */
+ * commands do them, and what reproduce says on stdout (repro_real.c). */
 extern const struct sp_repro_ops sp_repro_real_ops;
 
 /* reproduce --jobs N from a host without the kernel stack: the plan in

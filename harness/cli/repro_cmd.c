@@ -126,7 +126,6 @@ static int parse_scale(const char *text, int *scaled, uint64_t *k)
 	return 0;
 }
 
-
 static void repro_opts(const struct repro_cli *cli, int cover,
 		       struct sp_repro_opts *o)
 {
@@ -259,12 +258,6 @@ static int pick_out(const struct repro_cli *cli, char *out, size_t len)
 	return 0;
 }
 
-static void say_line(void *ctx, const char *line)
-{
-	(void)ctx;
-	printf("%s\n", line);
-}
-
 /* What the report states of the unit of a scaled reproduction. */
 static void scaled_unit_text(uint64_t fixed_k, int exact_time, char *buf,
 			     size_t len)
@@ -337,24 +330,23 @@ static int measure(const struct sp_repro_opts *o,
 		   const struct sp_reference *fit_ref, int64_t unit_ns,
 		   int scaled, uint64_t fixed_k, const char *out)
 {
-	struct sp_repro_ops ops = sp_repro_real_ops;
+	const struct sp_repro_ops *ops = &sp_repro_real_ops;
 	char unit_text[SP_REPRO_UNIT_TEXT], mode[160], host[160];
 	int64_t started = sp_now_ns();
 	int ret;
 
-	ops.say = say_line;
 	if (scaled) {
 		scaled_unit_text(fixed_k, o->exact_time, unit_text, sizeof(unit_text));
 		printf("reproduce: %zu points x {ST, HST}, scaled, output in "
 		       "%s\n", sp_repro_plan_points(plan), out);
-		ret = sp_repro_scaled(&ops, o, plan, ref, fit_ref, fixed_k, out);
+		ret = sp_repro_scaled(ops, o, plan, ref, fit_ref, fixed_k, out);
 	} else {
-		ret = unit_ns ? 0 : sp_repro_unit(&ops, fit_ref, out, &unit_ns);
+		ret = unit_ns ? 0 : sp_repro_unit(ops, fit_ref, out, &unit_ns);
 		if (ret) {
 			sp_err("reproduce: calibration failed");
 			return SP_EXIT_RUNTIME;
 		}
-		ret = sp_repro_unscaled(&ops, o, plan, unit_ns, out, unit_text,
+		ret = sp_repro_unscaled(ops, o, plan, unit_ns, out, unit_text,
 					sizeof(unit_text));
 	}
 	here(mode, sizeof(mode), host, sizeof(host));

@@ -103,6 +103,13 @@ static void real_sleep_s(void *ctx, unsigned int seconds)
 	sleep(seconds);
 }
 
+/* on stdout, as the user's commands print theirs */
+static void real_say(void *ctx, const char *line)
+{
+	(void)ctx;
+	printf("%s\n", line);
+}
+
 const struct sp_repro_ops sp_repro_real_ops = {
 	.up = real_up,
 	.delay_set = real_delay_set,
@@ -112,4 +119,5 @@ const struct sp_repro_ops sp_repro_real_ops = {
 	.load_cases = real_load_cases,
 	.cpustat = sp_run_real_cpustat,
 	.sleep_s = real_sleep_s,
+	.say = real_say,
 };
