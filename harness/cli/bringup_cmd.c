@@ -9,6 +9,7 @@
 #include "harness/bringup/bringup_status.h"
 #include "harness/bringup/lock.h"
 #include "harness/bringup/calib.h"
+#include "harness/cli/cmd_effects.h"
 #include "harness/cli/commands.h"
 #include "harness/fault/fault.h"
 
@@ -27,17 +28,7 @@ static const char *sel_choices[SP_SEL_TABLE_MAX + 2] = { "topology" };
 static const char *const mech_choices[] = { "topology", "backend", "netem",
 					    "both", NULL };
 
-struct up_cli {
-	int selector, mechanism;
-	int64_t unit_ns, base_weight, threshold_multiplier;
-	int64_t tgtd_wait_s, disk_wait_s;
-	int64_t scale;
-	int calibrate;
-	int64_t calib_base_ns, calib_rounds, calib_runtime_s;
-	int64_t serial_base_ns;
-};
-
-#define U(f) offsetof(struct up_cli, f)
+#define U(f) offsetof(struct sp_cli_up, f)
 static const struct sp_opt up_table[] = {
 	{ .name = "selector", .type = SP_OPT_ENUM, .offset = U(selector),
 	  .choices = sel_choices, .def = "topology",
@@ -166,23 +157,24 @@ static void fill_sel_choices(void)
 		sel_choices[k + 1] = sp_selector_short_names[k];
 }
 
+void sp_cli_up_defaults(struct sp_cli_up *cli)
+{
+	fill_sel_choices();
+	memset(cli, 0, sizeof(*cli));	/* a bool without a default stays */
+	sp_opt_set_defaults(up_table, cli);
+}
+
 int cmd_up(int argc, char **argv)
 {
-	static struct sp_topo topo;
-	static struct sp_state existing;
-	struct up_cli cli = { 0 };	/* a bool without a default stays */
-	struct sp_up_opts o;
-	enum sp_selector kind;
+	struct sp_cli_up cli;
 	char err[SP_BRINGUP_ERRLEN];
-	int next, ret, lock;
-	int64_t t0;
+	int next, ret;
 
-	fill_sel_choices();
+	sp_cli_up_defaults(&cli);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		up_usage(stdout);
 		return SP_EXIT_OK;
 	}
-	sp_opt_set_defaults(up_table, &cli);
 	if (argc < 2 || argv[1][0] == '-') {
 		up_usage(stderr);
 		return SP_EXIT_USAGE;
@@ -196,34 +188,67 @@ int cmd_up(int argc, char **argv)
 			sp_err("up: unexpected argument '%s'", argv[next]);
 		return SP_EXIT_USAGE;
 	}
-	ret = sp_topo_load(argv[1], &topo, err, sizeof(err));
-	if (ret) {
-		sp_err("%s", err);
-		return sp_exit_from_errno(ret) == SP_EXIT_ENV ? SP_EXIT_USAGE
-							      : exit_code(ret);
-	}
-	if (cli.scale & (cli.scale - 1)) {
+	return sp_cli_up_run(argv[1], &cli);
+}
+
+/* The checks of up's options against the topology. */
+static int up_checks(const struct sp_topo *topo, const struct sp_cli_up *cli)
+{
+	if (cli->scale & (cli->scale - 1)) {
 		sp_err("up: --scale %lld is not a power of two (1, 2, 4, ...)",
-		       (long long)cli.scale);
+		       (long long)cli->scale);
 		return SP_EXIT_USAGE;
 	}
-	if (cli.serial_base_ns && !topo.servers) {
+	if (cli->serial_base_ns && !topo->servers) {
 		sp_err("up: --serial-base is for topologies with servers; %s has "
-		       "none", topo.file);
+		       "none", topo->file);
 		return SP_EXIT_USAGE;
 	}
-	if (cli.calibrate && cli.serial_base_ns > cli.calib_base_ns) {
+	if (cli->calibrate && cli->serial_base_ns > cli->calib_base_ns) {
 		sp_err("up: --serial-base %lldns is more than --calibrate-base "
-		       "%lldns, the whole base", (long long)cli.serial_base_ns,
-		       (long long)cli.calib_base_ns);
+		       "%lldns, the whole base", (long long)cli->serial_base_ns,
+		       (long long)cli->calib_base_ns);
 		return SP_EXIT_USAGE;
 	}
-	if (sp_cli_args_only)
-		return SP_EXIT_OK;
-	if (geteuid() != 0) {
-		sp_err("up: needs root (namespaces, tgtd, iSCSI, device-mapper)");
-		return SP_EXIT_ENV;
+	return 0;
+}
+
+static void up_opts(const struct sp_topo *topo, const struct sp_cli_up *cli,
+		    struct sp_up_opts *o)
+{
+	enum sp_selector kind;
+
+	memset(o, 0, sizeof(*o));
+	if (cli->selector > 0 &&
+	    !sp_selector_by_short(sel_choices[cli->selector], &kind)) {
+		o->has_selector = 1;
+		sp_dm_selector_init(&o->sel, kind);
+		o->sel.base_weight = cli->base_weight;
+		o->sel.threshold_multiplier = cli->threshold_multiplier;
 	}
+	if (cli->mechanism > 0) {
+		o->has_mech = 1;
+		o->mech = (enum sp_mech)(cli->mechanism - 1);
+	}
+	o->scale = (uint64_t)cli->scale;
+	o->serial_base_ns = cli->serial_base_ns;
+	o->unit_ns = cli->unit_ns;
+	if (!o->unit_ns && sp_machine_emulated_cost() && topo->lab_unit_ns > 0)
+		o->unit_ns = topo->lab_unit_ns;
+	o->tgtd_wait_s = (unsigned int)cli->tgtd_wait_s;
+	o->disk_wait_s = (unsigned int)cli->disk_wait_s;
+	random_tag(o->tag, sizeof(o->tag));
+}
+
+/* Under the topology lock, with nothing up yet. */
+static int up_bring(const struct sp_topo *topo, const struct sp_cli_up *cli)
+{
+	static struct sp_state existing;
+	struct sp_up_opts o;
+	char err[SP_BRINGUP_ERRLEN];
+	int ret, lock;
+	int64_t t0;
+
 	if (take_lock("up", &lock))
 		return SP_EXIT_RUNTIME;
 	ret = load_state(&existing);
@@ -234,75 +259,84 @@ int cmd_up(int argc, char **argv)
 		sp_lock_release(NULL, lock);
 		return ret < 0 ? SP_EXIT_RUNTIME : SP_EXIT_USAGE;
 	}
-	memset(&o, 0, sizeof(o));
-	if (cli.selector > 0 &&
-	    !sp_selector_by_short(sel_choices[cli.selector], &kind)) {
-		o.has_selector = 1;
-		sp_dm_selector_init(&o.sel, kind);
-		o.sel.base_weight = cli.base_weight;
-		o.sel.threshold_multiplier = cli.threshold_multiplier;
-	}
-	if (cli.mechanism > 0) {
-		o.has_mech = 1;
-		o.mech = (enum sp_mech)(cli.mechanism - 1);
-	}
-	o.scale = (uint64_t)cli.scale;
-	o.serial_base_ns = cli.serial_base_ns;
-	o.unit_ns = cli.unit_ns;
-	if (!o.unit_ns && sp_machine_emulated_cost() && topo.lab_unit_ns > 0)
-		o.unit_ns = topo.lab_unit_ns;
-	o.tgtd_wait_s = (unsigned int)cli.tgtd_wait_s;
-	o.disk_wait_s = (unsigned int)cli.disk_wait_s;
-	random_tag(o.tag, sizeof(o.tag));
+	up_opts(topo, cli, &o);
 	sp_catch_stop_signals(on_signal);
 	t0 = sp_now_ns();
-	ret = sp_bringup_up(&sp_sys_real, &topo, &o, sp_state_dir(), err,
+	ret = sp_bringup_up(&sp_sys_real, topo, &o, sp_state_dir(), err,
 			    sizeof(err));
 	sp_lock_release(NULL, lock);
 	if (ret) {
-		sp_err("up %s: %s", topo.name, err);
+		sp_err("up %s: %s", topo->name, err);
 		return exit_code(ret);
 	}
 	sp_info("%s is up in %.1f s: /dev/mapper/%s ('slowpath status')",
-		topo.name, (double)(sp_now_ns() - t0) / 1e9, topo.map_name);
-	if (cli.calibrate) {
-		static struct sp_state st;
-		struct sp_calib_opts co = {
-			.base_ns = cli.calib_base_ns - cli.serial_base_ns,
-			.rounds = (unsigned int)cli.calib_rounds,
-			.runtime_s = (unsigned int)cli.calib_runtime_s,
-		};
+		topo->name, (double)(sp_now_ns() - t0) / 1e9, topo->map_name);
+	return 0;
+}
 
-		/* exact time: nothing to converge on, the residual is
-		 * checked once (docs/lab.md, "The uml engine") */
-		if (sp_machine_exact_time()) {
-			co.rounds = 1;
-			co.tolerance = SP_CALIB_EXACT_TOLERANCE;
-		}
+static int up_calibrate(const struct sp_cli_up *cli)
+{
+	static struct sp_state st;
+	char err[SP_BRINGUP_ERRLEN];
+	struct sp_calib_opts co = {
+		.base_ns = cli->calib_base_ns - cli->serial_base_ns,
+		.rounds = (unsigned int)cli->calib_rounds,
+		.runtime_s = (unsigned int)cli->calib_runtime_s,
+	};
+	int ret;
 
-		if (load_state(&st))
-			return SP_EXIT_RUNTIME;
-		ret = sp_bringup_calibrate(&sp_sys_real, &st, &co,
-					   sp_state_dir(), err, sizeof(err));
-		if (ret && ret != -ERANGE) {
-			sp_err("up --calibrate: %s", err);
-			return SP_EXIT_RUNTIME;
-		}
-		if (ret)
-			sp_warn("up --calibrate: %s (residuals in 'slowpath "
-				"status'; cases will be flagged)", err);
+	/* exact time: nothing to converge on, the residual is
+	 * checked once (docs/lab.md, "The uml engine") */
+	if (sp_machine_exact_time()) {
+		co.rounds = 1;
+		co.tolerance = SP_CALIB_EXACT_TOLERANCE;
 	}
+	if (load_state(&st))
+		return SP_EXIT_RUNTIME;
+	ret = sp_bringup_calibrate(&sp_sys_real, &st, &co,
+				   sp_state_dir(), err, sizeof(err));
+	if (ret && ret != -ERANGE) {
+		sp_err("up --calibrate: %s", err);
+		return SP_EXIT_RUNTIME;
+	}
+	if (ret)
+		sp_warn("up --calibrate: %s (residuals in 'slowpath "
+			"status'; cases will be flagged)", err);
+	return 0;
+}
+
+int sp_cli_up_run(const char *topology, const struct sp_cli_up *cli)
+{
+	static struct sp_topo topo;
+	char err[SP_BRINGUP_ERRLEN];
+	int ret;
+
+	ret = sp_topo_load(topology, &topo, err, sizeof(err));
+	if (ret) {
+		sp_err("%s", err);
+		return sp_exit_from_errno(ret) == SP_EXIT_ENV ? SP_EXIT_USAGE
+							      : exit_code(ret);
+	}
+	ret = up_checks(&topo, cli);
+	if (ret)
+		return ret;
+	if (sp_cli_args_only)
+		return SP_EXIT_OK;
+	if (geteuid() != 0) {
+		sp_err("up: needs root (namespaces, tgtd, iSCSI, device-mapper)");
+		return SP_EXIT_ENV;
+	}
+	ret = up_bring(&topo, cli);
+	if (!ret && cli->calibrate)
+		ret = up_calibrate(cli);
+	if (ret)
+		return ret;
 	printf("/dev/mapper/%s\n", topo.map_name);
 	return SP_EXIT_OK;
 }
 
 int cmd_down(int argc, char **argv)
 {
-	static struct sp_state st;
-	char err[SP_BRINGUP_ERRLEN];
-	int ret, none, lock;
-	int64_t t0 = sp_now_ns();
-
 	if (argc > 1) {
 		if (strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
 			sp_err("down: takes no arguments ('%s')", argv[1]);
@@ -312,6 +346,16 @@ int cmd_down(int argc, char **argv)
 		       "made, also after a crash; safe to repeat.\n");
 		return SP_EXIT_OK;
 	}
+	return sp_cli_down_run();
+}
+
+int sp_cli_down_run(void)
+{
+	static struct sp_state st;
+	char err[SP_BRINGUP_ERRLEN];
+	int ret, none, lock;
+	int64_t t0 = sp_now_ns();
+
 	if (geteuid() != 0) {
 		sp_err("slowpath down needs root");
 		return SP_EXIT_ENV;
@@ -456,11 +500,7 @@ int cmd_selector(int argc, char **argv)
 
 int cmd_delay(int argc, char **argv)
 {
-	static struct sp_state st;
-	struct sp_state_path *p;
-	char err[SP_BRINGUP_ERRLEN];
 	int64_t rd, wr = -1;
-	int ret, lock;
 
 	if (argc < 4 || argc > 5 || strcmp(argv[1], "set")) {
 		int help = argc >= 2 && !strcmp(argv[1], "--help");
@@ -484,6 +524,16 @@ int cmd_delay(int argc, char **argv)
 		       "may be held", rd > SP_DELAY_MAX_NS ? argv[3] : argv[4]);
 		return SP_EXIT_USAGE;
 	}
+	return sp_cli_delay_run(argv[2], rd, wr);
+}
+
+int sp_cli_delay_run(const char *path, int64_t rd, int64_t wr)
+{
+	static struct sp_state st;
+	struct sp_state_path *p;
+	char err[SP_BRINGUP_ERRLEN];
+	int ret, lock;
+
 	if (take_lock("delay", &lock))
 		return SP_EXIT_RUNTIME;
 	ret = load_state(&st);
@@ -493,11 +543,11 @@ int cmd_delay(int argc, char **argv)
 			sp_err("delay: no topology is up");
 		return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
 	}
-	p = sp_state_find_path(&st, argv[2]);
+	p = sp_state_find_path(&st, path);
 	if (!p) {
 		sp_lock_release(NULL, lock);
 		sp_err("delay: topology %s has no path '%s'", st.topology,
-		       argv[2]);
+		       path);
 		return SP_EXIT_USAGE;
 	}
 	ret = sp_bringup_delay_set(&sp_sys_real, &st, p, rd, wr,

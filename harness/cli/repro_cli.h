@@ -1,12 +1,11 @@
-/* What repro_cmd.c (`slowpath reproduce`) and repro_scaled.c (its
- * scaled, calibrated runs) share inside cli/. */
+/* What repro_cmd.c (`slowpath reproduce`), repro_jobs.c (its --jobs)
+ * and repro_real.c (its real effects) share inside cli/. */
 #ifndef SP_REPRO_CLI_H
 #define SP_REPRO_CLI_H
 
 #include <stdint.h>
-#include <stdio.h>
 
-#include "harness/repro/reference.h"
+#include "harness/repro/repro_ops.h"
 #include "harness/repro/repro_plan.h"
 
 struct repro_cli {
@@ -15,45 +14,9 @@ struct repro_cli {
 	int full, report_only, help;
 };
 
-/* Runs one slowpath command in this process, as the user would. */
-int repro_slowpath(int (*cmd)(int, char **), const char *const *words);
-/* `slowpath run` of selectors ("st,hst") for one rw at the iodepths
- * qds ("1,32") into dir, time-based (runtime seconds) unless --full or
- * ios (> 0: each case that many I/Os, as on exact time). 0 or -EIO. */
-int repro_run_cases(const struct repro_cli *cli, const char *selectors,
-		    const char *rw, const char *qds, const char *runtime,
-		    int64_t ios, const char *dir);
-/* The HST warm-up in seconds: --warmup, or its default (-1): 20, and
- * 5 on exact time, where 5 s at iodepth 64 are thousands of I/Os. */
-int64_t repro_warmup_s(const struct repro_cli *cli);
-int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* A new file at path, 0644, never one that exists (-EEXIST) or a
- * symlink; NULL with errno set. */
-FILE *repro_fopen_new(const char *path);
-
-/* The title the report carries ("HST vs ST (2020)"). */
-extern const char *repro_experiment_title;
-
-/* OUT/report.md from the case files under OUT/runs (--report-only:
- * written again; else a new file, never over an earlier report); -EIO
- * when a planned point was not measured, -ENOENT (nothing written)
- * when the published table has no row for a planned point. */
-int repro_write_report(const struct repro_cli *cli,
-		       const struct sp_repro_plan *plan,
-		       const struct sp_reference *ref, const char *out,
-		       const char *unit_text, int64_t elapsed_s,
-		       const char *mode, const char *host);
-
-/* The scaled reproduction: the lab's capacity measured (unless k is
- * given), k per (topology, iodepth), each group brought up with
- * --scale k --unit <the fit's slope> --calibrate --calibrate-base <the
- * fit's base>, its cases run, taken down. fixed_k 0: auto. Writes
- * what it chose to OUT/scale.txt for the report. 0 or -errno. */
-int repro_scaled(const struct repro_cli *cli, const struct sp_repro_plan *plan,
-		 const struct sp_reference *ref, const struct sp_reference *fit_ref,
-		 uint64_t fixed_k, const char *out);
+/* The real effects: `up`, `delay set`, `run`, `down` as the user's
+ * commands do them, and what reproduce says on stdout (repro_real.c). */
+extern const struct sp_repro_ops sp_repro_real_ops;
 
 /* reproduce --jobs N from a host without the kernel stack: the plan in
  * N exact-time guests side by side, their runs gathered under OUT/runs

@@ -1,38 +1,28 @@
-/* `slowpath reproduce hst-vs-st-2020`: brings each published topology
- * up, runs its cases under ST and HST through `slowpath run`, takes it
- * down, and sets every measured spread beside the published one. The
- * steps are the same commands a user would type, so a reproduction
- * exercises exactly what users run. */
+/* `slowpath reproduce hst-vs-st-2020|hst-cover-2020`: the options;
+ * the orchestration (each published topology up, its cases under ST
+ * and HST, down, every measured spread beside the published one) is
+ * harness/repro/repro_run.h's, through the same bring-up and run the
+ * user's commands use (repro_real.c). */
 #include "common/exitcodes.h"
 #include "common/machine.h"
 #include "common/log.h"
 #include "common/outdir.h"
-#include "common/strbuf.h"
 #include "common/opttab.h"
 #include "common/units.h"
-#include "harness/measure/case_result.h"
-#include "harness/measure/result_file.h"
-#include "harness/cli/commands.h"
 #include "harness/cli/repro_cli.h"
 #include "harness/repro/cover.h"
 #include "harness/repro/reference.h"
-#include "harness/report/render_plot.h"
-#include "harness/repro/repro_compare.h"
 #include "harness/repro/repro_plan.h"
+#include "harness/repro/repro_run.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
 
 static const struct sp_opt repro_table[] = {
 	{ .name = "cases", .type = SP_OPT_STR,
@@ -91,167 +81,6 @@ static void usage(FILE *out)
 		"[options]\n%s", help);
 }
 
-/* snprintf that reports truncation instead of silently cutting a path. */
-int repro_path_printf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = sp_vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	if (ret) {
-		sp_err("reproduce: path too long: %s...", buf);
-		return -ENAMETOOLONG;
-	}
-	return 0;
-}
-
-int repro_slowpath(int (*cmd)(int, char **), const char *const *words)
-{
-	char *argv[32];
-	int argc = 0;
-
-	while (words[argc] && argc < 31) {
-		argv[argc] = (char *)words[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	fflush(stdout);
-	return cmd(argc, argv);
-}
-
-static int topology_down(void)
-{
-	const char *down[] = { "down", NULL };
-
-	return repro_slowpath(cmd_down, down);
-}
-
-/* Mean per-I/O read service time of every path, ms, from saved cases. */
-static int measured_base_ms(const char *dir, double *base_ms)
-{
-	struct sp_case_result *cases = NULL;
-	uint64_t reads = 0, ticks = 0;
-	size_t n = 0, i, p;
-	int ret;
-
-	ret = sp_case_load_dir(dir, &cases, &n);
-	if (ret)
-		return ret;
-	for (i = 0; i < n; i++) {
-		for (p = 0; p < cases[i].n_paths; p++) {
-			reads += cases[i].path[p].v[SP_DS_READS];
-			ticks += cases[i].path[p].v[SP_DS_RTICKS];
-		}
-	}
-	free(cases);
-	if (!reads)
-		return -ENODATA;
-	*base_ms = (double)ticks / (double)reads;
-	return 0;
-}
-
-static int calibrate(const struct sp_reference *ref, const char *out,
-		     int64_t *unit_ns)
-{
-	const char *up[] = { "up", "topologies/base1.ini", NULL };
-	char dir[PATH_MAX], text[32];
-	const char *run[] = { "run", "--selectors", "st", "--rw", "randread",
-			      "--iodepth", "1", "--runtime", "8", "--out", dir,
-			      NULL };
-	struct sp_linfit fit;
-	double base_ms, unit;
-	int ret;
-
-	ret = sp_ref_calibrate(ref, &fit);
-	if (ret)
-		return ret;
-	if (repro_path_printf(dir, sizeof(dir), "%s/calibration", out))
-		return -ENAMETOOLONG;
-	if (repro_slowpath(cmd_up, up))
-		return -EIO;
-	ret = repro_slowpath(cmd_run, run) ? -EIO : measured_base_ms(dir, &base_ms);
-	topology_down();
-	if (ret)
-		return ret;
-	ret = sp_ref_unit_ns(&fit, base_ms * 1e6, &unit);
-	if (ret)
-		return ret;
-	*unit_ns = (int64_t)(unit + 0.5);
-	printf("calibration: published %.3f ms + %.3f ms x multiplier (r2 %.4f); "
-	       "this setup's base %.3f ms -> unit %s\n", fit.base, fit.slope,
-	       fit.r2, base_ms, sp_format_duration(*unit_ns / 1000 * 1000, text,
-						     sizeof(text)));
-	return 0;
-}
-
-static int run_topology(const struct sp_repro_plan *plan, size_t t,
-			const char *unit_text, const struct repro_cli *cli,
-			const char *out)
-{
-	const char *topo = sp_repro_topologies[t];
-	const char *up[] = { "up", topo, "--unit", unit_text, NULL };
-	char qds[64], dir[PATH_MAX], runtime[16];
-	int rw, failed = 0;
-
-	if (repro_slowpath(cmd_up, up))
-		return -EIO;
-	snprintf(runtime, sizeof(runtime), "%" PRId64, cli->runtime_s);
-	for (rw = 0; rw < SP_REF_N_RW && !failed; rw++) {
-		if (!sp_repro_plan_iodepths(plan, t, rw, qds, sizeof(qds)))
-			continue;
-		if (repro_path_printf(dir, sizeof(dir), "%s/runs/%s-%s", out, topo,
-				sp_ref_rw_name(rw))) {
-			failed = 1;
-			break;
-		}
-		failed = repro_run_cases(cli, "st,hst", sp_ref_rw_name(rw), qds,
-					 runtime, 0, dir) != 0;
-	}
-	topology_down();
-	return failed ? -EIO : 0;
-}
-
-int64_t repro_warmup_s(const struct repro_cli *cli)
-{
-	if (cli->warmup_s >= 0)
-		return cli->warmup_s;
-	return sp_machine_exact_time() ? 5 : 20;
-}
-
-int repro_run_cases(const struct repro_cli *cli, const char *selectors,
-		    const char *rw, const char *qds, const char *runtime,
-		    int64_t ios, const char *dir)
-{
-	const char *run[18];
-	char warmup[24], count[24];
-	int64_t warmup_s = repro_warmup_s(cli);
-	int n = 0;
-
-	run[n++] = "run";
-	run[n++] = "--selectors"; run[n++] = selectors;
-	run[n++] = "--rw"; run[n++] = rw;
-	run[n++] = "--iodepth"; run[n++] = qds;
-	/* the 10 Hz per-path counts give the shares' standard error by
-	 * batch means: path choices are not independent draws */
-	run[n++] = "--timeline";
-	if (warmup_s) {
-		snprintf(warmup, sizeof(warmup), "%lld", (long long)warmup_s);
-		run[n++] = "--warmup";
-		run[n++] = warmup;
-	}
-	if (!cli->full && ios > 0) {
-		snprintf(count, sizeof(count), "%lld", (long long)ios);
-		run[n++] = "--ios"; run[n++] = count;
-	} else if (!cli->full) {
-		run[n++] = "--runtime"; run[n++] = runtime;
-	}
-	run[n++] = "--out"; run[n++] = dir;
-	run[n] = NULL;
-	return repro_slowpath(cmd_run, run) ? -EIO : 0;
-}
-
 /* What --report-only cannot learn from the case files: the unit and
  * how long the runs took. */
 static void here(char *mode, size_t mode_len, char *host, size_t host_len)
@@ -266,95 +95,6 @@ static void here(char *mode, size_t mode_len, char *host, size_t host_len)
 		 "lab (qemu TCG, Debian's kernel)");
 	snprintf(host, host_len, "%s, %ld cores", name,
 		 sysconf(_SC_NPROCESSORS_ONLN));
-}
-
-
-/* Whether OUT/runs holds anything: a run that measured nothing (its
- * first `up` failed) has nothing for reproduce.info to describe. */
-static int runs_recorded(const char *out)
-{
-	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
-	int any = 0;
-
-	if (repro_path_printf(path, sizeof(path), "%s/runs", out))
-		return 0;
-	d = opendir(path);
-	while (d && !any && (e = readdir(d)))
-		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	if (d)
-		closedir(d);
-	return any;
-}
-
-/* OUT/reproduce.info, new: never over an earlier reproduction's. */
-static int save_info(const char *out, const char *unit_text, int64_t seconds,
-		     const char *mode, const char *host)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
-		return -ENAMETOOLONG;
-	f = repro_fopen_new(path);
-	if (!f) {
-		int err = errno;
-
-		sp_err("reproduce: %s: %s", path, strerror(err));
-		return -err;
-	}
-	fprintf(f, "unit %s\nseconds %" PRId64 "\nmode %s\nhost %s\n", unit_text,
-		seconds, mode, host);
-	if (fclose(f)) {
-		sp_err("reproduce: %s: %s", path, strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
-
-/* One "key value" line of reproduce.info into dst; 1 when it was key. */
-static int info_field(const char *line, const char *key, char *dst, size_t len)
-{
-	size_t n = strlen(key);
-
-	if (strncmp(line, key, n) || line[n] != ' ')
-		return 0;
-	snprintf(dst, len, "%s", line + n + 1);
-	return 1;
-}
-
-/* --report-only: an exit code. */
-static int rerender(const struct repro_cli *cli, const struct sp_repro_plan *plan,
-		    const struct sp_reference *ref, const char *out)
-{
-	char path[PATH_MAX], unit_text[64] = "?", mode[160] = "?", host[160] = "?";
-	char seconds_text[32] = "0", *text = NULL, *line, *next;
-	int ret;
-
-	if (repro_path_printf(path, sizeof(path), "%s/reproduce.info", out))
-		return SP_EXIT_USAGE;
-	/* a result folder's file: never a symlink, FIFO or another's link */
-	ret = sp_result_file_read(path, 64 * 1024, &text, NULL);
-	if (ret && ret != -ENOENT) {
-		sp_err("reproduce: %s: %s", path, sp_result_file_why(ret));
-		return SP_EXIT_USAGE;
-	}
-	for (line = text; line && *line; line = next) {
-		next = line + strcspn(line, "\n");
-		if (*next)
-			*next++ = '\0';
-		if (!info_field(line, "unit", unit_text, sizeof(unit_text)) &&
-		    !info_field(line, "seconds", seconds_text, sizeof(seconds_text)) &&
-		    !info_field(line, "mode", mode, sizeof(mode)))
-			info_field(line, "host", host, sizeof(host));
-	}
-	free(text);
-	if (cli->unit)
-		snprintf(unit_text, sizeof(unit_text), "%s", cli->unit);
-	return repro_write_report(cli, plan, ref, out, unit_text,
-				  atoll(seconds_text), mode, host) ?
-	       SP_EXIT_RUNTIME : SP_EXIT_OK;
 }
 
 /* --scale: *scaled 0 for none (the unit calibrated from the setup's
@@ -386,21 +126,29 @@ static int parse_scale(const char *text, int *scaled, uint64_t *k)
 	return 0;
 }
 
-int cmd_reproduce(int argc, char **argv)
+static void repro_opts(const struct repro_cli *cli, int cover,
+		       struct sp_repro_opts *o)
 {
-	static struct sp_ref_topologies topos;
-	struct repro_cli cli = { 0 };
-	struct sp_reference ref = { 0 }, fit_ref = { 0 };
-	struct sp_repro_plan plan;
-	char err[SP_OUTDIR_ERRLEN], out[PATH_MAX], unit_text[64], mode[160], host[160];
-	int64_t unit_ns, started = sp_now_ns();
-	uint64_t fixed_k;
-	size_t t;
-	int next, ret, cover, scaled;
+	memset(o, 0, sizeof(*o));
+	o->title = cover ? "HST cover letter (2020)" : "HST vs ST (2020)";
+	o->cases = cli->cases;
+	o->runtime_s = cli->runtime_s;
+	o->max_runtime_s = cli->max_runtime_s;
+	o->warmup_s = cli->warmup_s;
+	o->full = cli->full;
+	o->report_only = cli->report_only;
+	o->exact_time = sp_machine_exact_time();
+}
 
-	sp_opt_set_defaults(repro_table, &cli);
-	cover = argc >= 2 && !strcmp(argv[1], "hst-cover-2020");
-	if (argc < 2 || (strcmp(argv[1], "hst-vs-st-2020") && !cover)) {
+/* The experiment (argv[1]) and the options. -1: go on; else an exit code. */
+static int parse_args(int argc, char **argv, struct repro_cli *cli, int *cover)
+{
+	char err[SP_OUTDIR_ERRLEN];
+	int next;
+
+	sp_opt_set_defaults(repro_table, cli);
+	*cover = argc >= 2 && !strcmp(argv[1], "hst-cover-2020");
+	if (argc < 2 || (strcmp(argv[1], "hst-vs-st-2020") && !*cover)) {
 		if (argc >= 2 && !strcmp(argv[1], "--help")) {
 			usage(stdout);
 			return SP_EXIT_OK;
@@ -409,11 +157,11 @@ int cmd_reproduce(int argc, char **argv)
 		       "hst-cover-2020");
 		return SP_EXIT_USAGE;
 	}
-	if (sp_opt_parse_argv(repro_table, &cli, argc, argv, 2, &next, err, sizeof(err))) {
+	if (sp_opt_parse_argv(repro_table, cli, argc, argv, 2, &next, err, sizeof(err))) {
 		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
 	}
-	if (cli.help) {
+	if (cli->help) {
 		usage(stdout);
 		return SP_EXIT_OK;
 	}
@@ -421,25 +169,44 @@ int cmd_reproduce(int argc, char **argv)
 		sp_err("reproduce: unexpected argument '%s'", argv[next]);
 		return SP_EXIT_USAGE;
 	}
-	if (cover) {
-		repro_experiment_title = "HST cover letter (2020)";
-		if (!cli.cases)		/* all the letter published */
-			cli.cases = "skew4/randwrite/1+64";
-	}
-	if (sp_repro_plan_parse(cli.cases, &plan, err, sizeof(err))) {
+	if (*cover && !cli->cases)	/* all the letter published */
+		cli->cases = "skew4/randwrite/1+64";
+	return -1;
+}
+
+/* The plan, --unit and --scale checked. -1: go on; else an exit code. */
+static int check_args(const struct repro_cli *cli, struct sp_repro_plan *plan,
+		      int64_t *unit_ns, int *scaled, uint64_t *fixed_k)
+{
+	char err[SP_OUTDIR_ERRLEN];
+
+	if (sp_repro_plan_parse(cli->cases, plan, err, sizeof(err))) {
 		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
 	}
-	if (cli.unit && (sp_parse_duration_ns(cli.unit, &unit_ns) || unit_ns <= 0 ||
-			 unit_ns > SP_DELAY_MAX_NS)) {
-		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli.unit);
+	*unit_ns = 0;
+	if (cli->unit && (sp_parse_duration_ns(cli->unit, unit_ns) || *unit_ns <= 0 ||
+			  *unit_ns > SP_DELAY_MAX_NS)) {
+		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli->unit);
 		return SP_EXIT_USAGE;
 	}
-	if (parse_scale(cli.scale, &scaled, &fixed_k)) {
+	if (parse_scale(cli->scale, scaled, fixed_k)) {
 		sp_err("reproduce: bad --scale '%s': auto, none or a power of two",
-		       cli.scale);
+		       cli->scale);
 		return SP_EXIT_USAGE;
 	}
+	return -1;
+}
+
+/* The published table (ref) and the 2020 fit (fit_ref; ref itself but
+ * for the cover letter). 0 or an exit code. */
+static int load_refs(const struct repro_cli *cli, int cover,
+		     struct sp_reference *ref, struct sp_reference *fit_ref)
+{
+	static struct sp_ref_topologies topos;
+	char err[SP_OUTDIR_ERRLEN];
+	int ret;
+
 	/* the same files `up` brings the topologies up from */
 	ret = sp_ref_topologies_load(NULL, &topos, err, sizeof(err));
 	if (ret) {
@@ -447,100 +214,177 @@ int cmd_reproduce(int argc, char **argv)
 		return sp_exit_from_errno(ret);
 	}
 	/* the 2020 tables give the fit (base and unit) either way */
-	ret = sp_ref_load(!cover && cli.data ? cli.data : SP_REF_DEFAULT_DATA,
-			  &topos, &fit_ref);
+	ret = sp_ref_load(!cover && cli->data ? cli->data : SP_REF_DEFAULT_DATA,
+			  &topos, fit_ref);
 	if (!ret && cover)
-		ret = sp_cover_load(cli.data ? cli.data : SP_COVER_DEFAULT_DATA,
-				    &topos, &ref);
+		ret = sp_cover_load(cli->data ? cli->data : SP_COVER_DEFAULT_DATA,
+				    &topos, ref);
 	else if (!ret)
-		ref = fit_ref;
+		*ref = *fit_ref;
 	if (ret) {
-		sp_ref_free(&fit_ref);
+		sp_ref_free(fit_ref);
 		return sp_exit_from_errno(ret);
 	}
-	if (cli.out) {
-		snprintf(out, sizeof(out), "%s", cli.out);
+	return 0;
+}
+
+/* --out, or build/reproduce/<UTC time>: new or empty unless
+ * --report-only. 0 or an exit code. */
+static int pick_out(const struct repro_cli *cli, char *out, size_t len)
+{
+	char err[SP_OUTDIR_ERRLEN];
+	int ret;
+
+	if (cli->out) {
+		snprintf(out, len, "%s", cli->out);
 	} else {
 		time_t now = time(NULL);
 		char stamp[32];
 
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-		snprintf(out, sizeof(out), "build/reproduce/%s", stamp);
+		snprintf(out, len, "build/reproduce/%s", stamp);
 	}
 	/* root writes reports, plots and fio jobs in here; a run only into
 	 * a new or empty folder, so no earlier reproduction's record is
 	 * written over (--report-only writes its report again, as it says) */
-	ret = sp_outdir_check(out, cli.report_only ? 0 :
+	ret = sp_outdir_check(out, cli->report_only ? 0 :
 			      SP_OUTDIR_CREATE | SP_OUTDIR_EMPTY, err, sizeof(err));
 	if (ret) {
 		sp_err("reproduce: --out %s%s", err, ret == -EEXIST ?
 		       "; --report-only writes the report of "
 		       "one again" : "");
-		ret = SP_EXIT_USAGE;
-		goto done;
+		return SP_EXIT_USAGE;
 	}
-	if (cli.report_only) {
-		ret = rerender(&cli, &plan, &ref, out);
-		goto done;
-	}
-	if (geteuid() != 0) {
-		sp_err("reproduce: needs root (it brings topologies up)");
-		ret = SP_EXIT_ENV;
-		goto done;
-	}
-	if (cli.jobs && !sp_machine_in_lab()) {
-		ret = repro_jobs(argv[1], &cli, &plan, out, cli.jobs);
-		/* the guests measured: what they ran on, not this host */
-		here(mode, sizeof(mode), host, sizeof(host));
-		snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, k = 1 on exact time");
-		snprintf(mode, sizeof(mode), "lab (uml, time exact: the testbed's own "
-			 "CPU costs nothing), %lld guests side by side",
-			 (long long)cli.jobs);
-		goto report;
-	}
+	return 0;
+}
+
+/* What the report states of the unit of a scaled reproduction. */
+static void scaled_unit_text(uint64_t fixed_k, int exact_time, char *buf,
+			     size_t len)
+{
+	snprintf(buf, len, "the 2020 fit's, scaled (k: auto)");
+	if (fixed_k)
+		snprintf(buf, len, "the 2020 fit's, scaled (k = %llu)",
+			 (unsigned long long)fixed_k);
+	if (fixed_k == 1 && exact_time)
+		snprintf(buf, len, "the 2020 fit's, k = 1 on exact time");
+}
+
+/* The record and the report after the runs (ran: theirs, 0 or -errno).
+ * An exit code. */
+static int finish(const struct sp_repro_opts *o, const struct sp_repro_plan *plan,
+		  const struct sp_reference *ref, const char *out,
+		  const char *unit_text, int64_t started, const char *mode,
+		  const char *host, int ran)
+{
+	char said[512];
+	int ret;
+
+	ret = sp_repro_finish(o, plan, ref, out, unit_text,
+			      (sp_now_ns() - started) / SP_NSEC_PER_SEC, mode,
+			      host, said, sizeof(said));
+	if (said[0])
+		printf("%s\n", said);
+	return ret || ran ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+}
+
+/* reproduce --jobs N: the guests' runs, then the record and the report. */
+static int measure_in_guests(const char *experiment, const struct repro_cli *cli,
+			     const struct sp_repro_opts *o,
+			     const struct sp_repro_plan *plan,
+			     const struct sp_reference *ref, const char *out)
+{
+	char mode[160], host[160];
+	int64_t started = sp_now_ns();
+	int ret;
+
+	ret = repro_jobs(experiment, cli, plan, out, cli->jobs);
+	/* the guests measured: what they ran on, not this host */
+	here(mode, sizeof(mode), host, sizeof(host));
+	snprintf(mode, sizeof(mode), "lab (uml, time exact: the testbed's own "
+		 "CPU costs nothing), %lld guests side by side",
+		 (long long)cli->jobs);
+	return finish(o, plan, ref, out, "the 2020 fit's, k = 1 on exact time",
+		      started, mode, host, ret);
+}
+
+/* --report-only: an exit code. */
+static int report_again(const struct repro_cli *cli, const struct sp_repro_opts *o,
+			const struct sp_repro_plan *plan,
+			const struct sp_reference *ref, const char *out)
+{
+	char said[512];
+	int ret = sp_repro_report_again(o, plan, ref, out, cli->unit, said,
+					sizeof(said));
+
+	if (said[0])
+		printf("%s\n", said);
+	if (ret == -EINVAL)
+		return SP_EXIT_USAGE;
+	return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
+}
+
+/* The runs, scaled or not, then the record and the report. An exit code. */
+static int measure(const struct sp_repro_opts *o,
+		   const struct sp_repro_plan *plan, const struct sp_reference *ref,
+		   const struct sp_reference *fit_ref, int64_t unit_ns,
+		   int scaled, uint64_t fixed_k, const char *out)
+{
+	const struct sp_repro_ops *ops = &sp_repro_real_ops;
+	char unit_text[SP_REPRO_UNIT_TEXT], mode[160], host[160];
+	int64_t started = sp_now_ns();
+	int ret;
+
 	if (scaled) {
-		snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
-			 "scaled (k: auto)");
-		if (fixed_k)
-			snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
-				 "scaled (k = %llu)", (unsigned long long)fixed_k);
-		if (fixed_k == 1 && sp_machine_exact_time())
-			snprintf(unit_text, sizeof(unit_text), "the 2020 fit's, "
-				 "k = 1 on exact time");
+		scaled_unit_text(fixed_k, o->exact_time, unit_text, sizeof(unit_text));
 		printf("reproduce: %zu points x {ST, HST}, scaled, output in "
-		       "%s\n", sp_repro_plan_points(&plan), out);
-		ret = repro_scaled(&cli, &plan, &ref, &fit_ref, fixed_k, out);
+		       "%s\n", sp_repro_plan_points(plan), out);
+		ret = sp_repro_scaled(ops, o, plan, ref, fit_ref, fixed_k, out);
 	} else {
-		ret = cli.unit ? 0 : calibrate(&fit_ref, out, &unit_ns);
+		ret = unit_ns ? 0 : sp_repro_unit(ops, fit_ref, out, &unit_ns);
 		if (ret) {
 			sp_err("reproduce: calibration failed");
-			ret = SP_EXIT_RUNTIME;
-			goto done;
+			return SP_EXIT_RUNTIME;
 		}
-		/* whole microseconds: what `up --unit` reads back exactly */
-		sp_format_duration(unit_ns / 1000 * 1000, unit_text, sizeof(unit_text));
-		printf("reproduce: unit %s, %zu points x {ST, HST}, output in %s\n",
-		       unit_text, sp_repro_plan_points(&plan), out);
-		for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++) {
-			if (sp_repro_plan_has_topology(&plan, t))
-				ret = run_topology(&plan, t, unit_text, &cli, out);
-		}
+		ret = sp_repro_unscaled(ops, o, plan, unit_ns, out, unit_text,
+					sizeof(unit_text));
 	}
 	here(mode, sizeof(mode), host, sizeof(host));
-report:
-	if (!runs_recorded(out)) {
-		sp_err("reproduce: nothing was measured; %s has no runs, no "
-		       "report", out);
-		ret = SP_EXIT_RUNTIME;
-		goto done;
+	return finish(o, plan, ref, out, unit_text, started, mode, host, ret);
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	struct repro_cli cli = { 0 };
+	struct sp_reference ref = { 0 }, fit_ref = { 0 };
+	struct sp_repro_plan plan;
+	struct sp_repro_opts o;
+	char out[PATH_MAX];
+	int64_t unit_ns;
+	uint64_t fixed_k;
+	int ret, cover, scaled;
+
+	ret = parse_args(argc, argv, &cli, &cover);
+	if (ret < 0)
+		ret = check_args(&cli, &plan, &unit_ns, &scaled, &fixed_k);
+	if (ret >= 0)
+		return ret;
+	ret = load_refs(&cli, cover, &ref, &fit_ref);
+	if (ret)
+		return ret;
+	repro_opts(&cli, cover, &o);
+	ret = pick_out(&cli, out, sizeof(out));
+	if (!ret && cli.report_only) {
+		ret = report_again(&cli, &o, &plan, &ref, out);
+	} else if (!ret && geteuid() != 0) {
+		sp_err("reproduce: needs root (it brings topologies up)");
+		ret = SP_EXIT_ENV;
+	} else if (!ret && cli.jobs && !sp_machine_in_lab()) {
+		ret = measure_in_guests(argv[1], &cli, &o, &plan, &ref, out);
+	} else if (!ret) {
+		ret = measure(&o, &plan, &ref, &fit_ref, unit_ns, scaled, fixed_k,
+			      out);
 	}
-	ret = save_info(out, unit_text, (sp_now_ns() - started) / SP_NSEC_PER_SEC,
-			mode, host) || ret;
-	ret = repro_write_report(&cli, &plan, &ref, out, unit_text,
-			   (sp_now_ns() - started) / SP_NSEC_PER_SEC,
-			   mode, host) || ret;
-	ret = ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
-done:
 	if (cover)
 		sp_ref_free(&ref);
 	sp_ref_free(&fit_ref);

@@ -9,6 +9,7 @@
 #include "common/outdir.h"
 #include "common/proc.h"
 #include "harness/cli/repro_cli.h"
+#include "harness/repro/repro_run.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -67,7 +68,7 @@ static int deal(const struct sp_repro_plan *plan, struct job *jobs, size_t n)
 		for (c = g[best].qds; *c; c++)
 			if (*c == ',')
 				*c = '+';
-		if (repro_path_printf(jobs[j].spec + strlen(jobs[j].spec),
+		if (sp_repro_path_printf(jobs[j].spec + strlen(jobs[j].spec),
 				      sizeof(jobs[j].spec) - strlen(jobs[j].spec),
 				      "%s%s/%s/%s", jobs[j].spec[0] ? "," : "",
 				      sp_repro_topologies[g[best].t],
@@ -133,7 +134,7 @@ static int gather(const char *out, const struct job *jb)
 	DIR *d;
 	int ret = 0, c;
 
-	if (repro_path_printf(runs, sizeof(runs), "%s/runs", jb->dir))
+	if (sp_repro_path_printf(runs, sizeof(runs), "%s/runs", jb->dir))
 		return -ENAMETOOLONG;
 	d = opendir(runs);
 	if (!d)
@@ -141,8 +142,8 @@ static int gather(const char *out, const struct job *jb)
 	while ((de = readdir(d)) && !ret) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (repro_path_printf(from, sizeof(from), "%s/%s", runs, de->d_name) ||
-		    repro_path_printf(to, sizeof(to), "%s/runs/%s", out, de->d_name))
+		if (sp_repro_path_printf(from, sizeof(from), "%s/%s", runs, de->d_name) ||
+		    sp_repro_path_printf(to, sizeof(to), "%s/runs/%s", out, de->d_name))
 			ret = -ENAMETOOLONG;
 		/* never over an earlier run of the same name */
 		else if (!access(to, F_OK))
@@ -151,8 +152,8 @@ static int gather(const char *out, const struct job *jb)
 			ret = -errno;
 	}
 	closedir(d);
-	if (ret || repro_path_printf(from, sizeof(from), "%s/scale.txt", jb->dir) ||
-	    repro_path_printf(to, sizeof(to), "%s/scale.txt", out))
+	if (ret || sp_repro_path_printf(from, sizeof(from), "%s/scale.txt", jb->dir) ||
+	    sp_repro_path_printf(to, sizeof(to), "%s/scale.txt", out))
 		return ret ? ret : -ENAMETOOLONG;
 	in = fopen(from, "re");
 	if (!in)
@@ -177,16 +178,16 @@ int repro_jobs(const char *experiment, const struct repro_cli *cli,
 	if (!jobs)
 		return -ENOMEM;
 	ret = deal(plan, jobs, n);
-	if (!ret && (repro_path_printf(runs, sizeof(runs), "%s/runs", out) ||
+	if (!ret && (sp_repro_path_printf(runs, sizeof(runs), "%s/runs", out) ||
 		     sp_outdir_check(runs, SP_OUTDIR_CREATE, err, sizeof(err)) ||
 		     sp_outdir_sub(out, "jobs", dir, sizeof(dir), err, sizeof(err))))
 		ret = -EINVAL;
 	for (i = 0; !ret && i < n; i++) {
 		if (!jobs[i].spec[0])
 			continue;
-		if (repro_path_printf(jobs[i].dir, sizeof(jobs[i].dir), "%s/jobs/%zu",
+		if (sp_repro_path_printf(jobs[i].dir, sizeof(jobs[i].dir), "%s/jobs/%zu",
 				      out, i + 1) ||
-		    repro_path_printf(jobs[i].log, sizeof(jobs[i].log), "%s.log",
+		    sp_repro_path_printf(jobs[i].log, sizeof(jobs[i].log), "%s.log",
 				      jobs[i].dir)) {
 			ret = -ENAMETOOLONG;
 			break;

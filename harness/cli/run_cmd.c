@@ -11,6 +11,7 @@
 #include "dm/selector.h"
 #include "harness/boots/boots.h"
 #include "harness/bringup/lock.h"
+#include "harness/cli/cmd_effects.h"
 #include "harness/cli/commands.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
@@ -228,25 +229,31 @@ static void report_timing(const struct sp_run_summary *s)
  * of IOPS at iodepth 1): unless the user says how a case ends, it runs
  * SP_RUN_LAB_RUNTIME_S seconds there, as make demo's cases do. */
 #define SP_RUN_LAB_RUNTIME_S 10
-static void lab_default_runtime(int argc, char **argv, struct sp_run_cli *cli)
+static void lab_default_runtime(int ends_given, struct sp_run_cli *cli)
+{
+	if (!getenv("SLOWPATH_IN_LAB") || ends_given)
+		return;
+	cli->runtime_s = SP_RUN_LAB_RUNTIME_S;
+	sp_info("in the lab: %d s per case (--size, --ios or --runtime "
+		"says otherwise)", SP_RUN_LAB_RUNTIME_S);
+}
+
+/* Whether argv says how a case ends. */
+static int ends_given(int argc, char **argv)
 {
 	static const char *const enders[] = { "--size", "--ios", "--runtime",
 					      "--job" };
 	size_t k, n;
 	int i;
 
-	if (!getenv("SLOWPATH_IN_LAB"))
-		return;
 	for (i = 1; i < argc; i++)
 		for (k = 0; k < sizeof(enders) / sizeof(enders[0]); k++) {
 			n = strlen(enders[k]);
 			if (!strncmp(argv[i], enders[k], n) &&
 			    (argv[i][n] == '\0' || argv[i][n] == '='))
-				return;
+				return 1;
 		}
-	cli->runtime_s = SP_RUN_LAB_RUNTIME_S;
-	sp_info("in the lab: %d s per case (--size, --ios or --runtime "
-		"says otherwise)", SP_RUN_LAB_RUNTIME_S);
+	return 0;
 }
 
 /* --fault SPEC and --fault=SPEC, any number of them, taken out of argv
@@ -316,19 +323,9 @@ static int faults_on_target(const struct sp_run_plan *plan,
 
 int cmd_run(int argc, char **argv)
 {
-	static struct sp_state st;
-	static struct sp_run_target t;
-	static struct sp_run_plan plan;
 	struct sp_run_cli cli;
-	struct sp_run_summary sum;
-	struct sp_run_exec x;
-	struct sp_run_ops ops;
-	struct ui u = { 0 };
-	struct sp_run_hooks hooks = { on_progress, on_case_done, &u, 250 };
-	char err[SP_RUN_ERRLEN], out_dir[4096];
-	char *job_text = NULL;
-	size_t shown, errors;
-	int next, ret, code, lock;
+	char err[SP_RUN_ERRLEN];
+	int next, ret, code;
 
 	memset(&cli, 0, sizeof(cli));
 	sp_opt_set_defaults(sp_run_cli_table, &cli);
@@ -358,95 +355,92 @@ int cmd_run(int argc, char **argv)
 		       "(otherwise 'slowpath up' the topology first)");
 		return SP_EXIT_USAGE;
 	}
-	lab_default_runtime(argc, argv, &cli);
-	if (sp_run_plan_from_cli(&cli, &plan, err, sizeof(err))) {
-		sp_err("run: %s", err);
-		return SP_EXIT_USAGE;
-	}
-	plan.clock_gettime = sp_machine_exact_time();
-	if (plan.job_file) {
-		ret = sp_file_read(plan.job_file, SP_FILE_TEXT_MAX, &job_text, NULL);
-		if (ret) {
-			sp_err("run: --job %s: %s", plan.job_file, strerror(-ret));
-			return SP_EXIT_USAGE;
-		}
-	}
-	if (sp_cli_args_only) {
-		free(job_text);
-		return SP_EXIT_OK;
-	}
-	if (geteuid() != 0) {
-		sp_err("run: needs root (device-mapper reloads, direct I/O on "
-		       "the map)");
-		free(job_text);
-		return SP_EXIT_ENV;
-	}
+	return sp_cli_run_cases(&cli, ends_given(argc, argv));
+}
+
+/* The checks on the topology that is up, under the run's lock (held on
+ * success: *lock). An exit code. */
+static int run_target(const struct sp_run_plan *plan, const char *job_text,
+		      struct sp_state *st, struct sp_run_target *t, int *lock)
+{
+	char err[SP_RUN_ERRLEN];
+	int code;
+
 	/* held for the whole run: no down or selector set under our fio */
-	if (sp_lock_take(NULL, "run", SP_LOCK_WAIT_MS, &lock, err,
+	if (sp_lock_take(NULL, "run", SP_LOCK_WAIT_MS, lock, err,
 			 sizeof(err))) {
 		sp_err("run: %s", err);
-		free(job_text);
 		return SP_EXIT_RUNTIME;
 	}
-	code = find_target(&st, &t);
+	code = find_target(st, t);
 	if (!code)
-		code = exact_time_ends(&plan, &st);
+		code = exact_time_ends(plan, st);
 	if (!code)
-		code = faults_on_target(&plan, &t);
+		code = faults_on_target(plan, t);
 	if (!code && job_text &&
-	    sp_run_job_check(job_text, plan.job_file, t.device, err,
+	    sp_run_job_check(job_text, plan->job_file, t->device, err,
 			     sizeof(err))) {
 		sp_err("run: %s", err);
 		code = SP_EXIT_USAGE;
 	}
-	if (code) {
-		sp_lock_release(NULL, lock);
-		free(job_text);
-		return code;
+	if (code)
+		sp_lock_release(NULL, *lock);
+	return code;
+}
+
+/* What a run leaves beside its cases, and what it prints of them. */
+static void run_results(const struct sp_run_plan *plan, const char *out_dir,
+			const struct sp_run_target *t, struct sp_run_summary *sum)
+{
+	size_t shown;
+
+	if (!sum->cases)
+		return;
+	sp_run_save_manifest(out_dir, plan, t, sum);
+	if (sum->done) {
+		if (sp_run_save_reports(out_dir, sum->cases, sum->done,
+					&sp_plot_exec_gnuplot))
+			sp_warn("reports or plots in %s are incomplete", out_dir);
+		if (plan->json)
+			sp_render_report(stdout, SP_FMT_JSON, sum->cases,
+					 sum->done,
+					 sp_selector_kernel_name(SP_SEL_ST),
+					 sp_selector_kernel_name(SP_SEL_HST));
+		else
+			print_comparisons(sum);
+		if (!plan->json)
+			sp_render_timelines(stdout, out_dir, sum->cases,
+					    sum->done, NULL, NULL, &shown);
 	}
-	if (plan.out_dir)
-		snprintf(out_dir, sizeof(out_dir), "%s", plan.out_dir);
-	else
-		default_out(&t, out_dir, sizeof(out_dir));
-	if (prepare_out(out_dir)) {
-		sp_lock_release(NULL, lock);
-		free(job_text);
-		return SP_EXIT_USAGE;
-	}
+	report_timing(sum);
+}
+
+/* The cases of plan into out_dir, under the lock taken (released). */
+static int run_execute(const struct sp_run_plan *plan, const char *job_text,
+		       struct sp_state *st, const struct sp_run_target *t,
+		       int lock, const char *out_dir)
+{
+	struct sp_run_summary sum;
+	struct sp_run_exec x;
+	struct sp_run_ops ops;
+	struct ui u = { 0 };
+	struct sp_run_hooks hooks = { on_progress, on_case_done, &u, 250 };
+	size_t errors;
+	int ret;
+
 	/* forwarded from the lab's host, whose stderr is a terminal */
 	u.tty = isatty(STDERR_FILENO) || getenv("SLOWPATH_LAB_TTY");
-	u.json = plan.json;
-	sp_info("%zu case%s on %s (%s, %s) into %s", sp_run_plan_count(&plan),
-		sp_run_plan_count(&plan) == 1 ? "" : "s", t.device, t.topology,
-		t.dm_name, out_dir);
+	u.json = plan->json;
+	sp_info("%zu case%s on %s (%s, %s) into %s", sp_run_plan_count(plan),
+		sp_run_plan_count(plan) == 1 ? "" : "s", t->device, t->topology,
+		t->dm_name, out_dir);
 	sp_catch_stop_signals(on_signal);	/* poll must wake */
-	sp_run_exec_init(&x, &st, sp_state_dir(), &ops);
-	ret = sp_run_matrix(&plan, &t, job_text, out_dir, &ops, &hooks, &sum);
+	sp_run_exec_init(&x, st, sp_state_dir(), &ops);
+	ret = sp_run_matrix(plan, t, job_text, out_dir, &ops, &hooks, &sum);
 	sp_run_exec_fini(&x);
 	sp_lock_release(NULL, lock);
 	clear_line(&u);
-	free(job_text);
-	if (sum.cases) {
-		sp_run_save_manifest(out_dir, &plan, &t, &sum);
-		if (sum.done) {
-			if (sp_run_save_reports(out_dir, sum.cases, sum.done,
-						&sp_plot_exec_gnuplot))
-				sp_warn("reports or plots in %s are "
-					"incomplete", out_dir);
-			if (plan.json)
-				sp_render_report(stdout, SP_FMT_JSON, sum.cases,
-						 sum.done,
-						 sp_selector_kernel_name(SP_SEL_ST),
-						 sp_selector_kernel_name(SP_SEL_HST));
-			else
-				print_comparisons(&sum);
-			if (!plan.json)
-				sp_render_timelines(stdout, out_dir, sum.cases,
-						    sum.done, NULL, NULL,
-						    &shown);
-		}
-		report_timing(&sum);
-	}
+	run_results(plan, out_dir, t, &sum);
 	if (ret == -EINTR)
 		sp_err("run: interrupted; %zu of %zu cases kept in %s",
 		       sum.done, sum.planned, out_dir);
@@ -468,4 +462,65 @@ int cmd_run(int argc, char **argv)
 		return SP_EXIT_RUNTIME;
 	}
 	return ret ? sp_exit_from_errno(ret) : SP_EXIT_OK;
+}
+
+/* The job file's text into *job_text (NULL: none). An exit code. */
+static int read_job(const struct sp_run_plan *plan, char **job_text)
+{
+	int ret;
+
+	*job_text = NULL;
+	if (!plan->job_file)
+		return 0;
+	ret = sp_file_read(plan->job_file, SP_FILE_TEXT_MAX, job_text, NULL);
+	if (ret) {
+		sp_err("run: --job %s: %s", plan->job_file, strerror(-ret));
+		return SP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int sp_cli_run_cases(struct sp_run_cli *cli, int ends_given)
+{
+	static struct sp_state st;
+	static struct sp_run_target t;
+	static struct sp_run_plan plan;
+	char err[SP_RUN_ERRLEN], out_dir[4096];
+	char *job_text = NULL;
+	int code, lock;
+
+	lab_default_runtime(ends_given, cli);
+	if (sp_run_plan_from_cli(cli, &plan, err, sizeof(err))) {
+		sp_err("run: %s", err);
+		return SP_EXIT_USAGE;
+	}
+	plan.clock_gettime = sp_machine_exact_time();
+	code = read_job(&plan, &job_text);
+	if (code || sp_cli_args_only) {
+		free(job_text);
+		return code;
+	}
+	if (geteuid() != 0) {
+		sp_err("run: needs root (device-mapper reloads, direct I/O on "
+		       "the map)");
+		free(job_text);
+		return SP_EXIT_ENV;
+	}
+	code = run_target(&plan, job_text, &st, &t, &lock);
+	if (code) {
+		free(job_text);
+		return code;
+	}
+	if (plan.out_dir)
+		snprintf(out_dir, sizeof(out_dir), "%s", plan.out_dir);
+	else
+		default_out(&t, out_dir, sizeof(out_dir));
+	if (prepare_out(out_dir)) {
+		sp_lock_release(NULL, lock);
+		free(job_text);
+		return SP_EXIT_USAGE;
+	}
+	code = run_execute(&plan, job_text, &st, &t, lock, out_dir);
+	free(job_text);
+	return code;
 }

@@ -2,16 +2,18 @@
  * published one (TVD, slow share, the conclusion), what each run ran
  * under (k, CPU, calibration, standard error), lab-shaped points kept
  * out of the count, plots. */
+#include "harness/repro/repro_run.h"
+
 #include "common/log.h"
 #include "common/outdir.h"
 #include "common/strbuf.h"
-#include "harness/cli/repro_cli.h"
 #include "harness/measure/case_result.h"
 #include "harness/measure/result_file.h"
 #include "harness/report/render_plot.h"
 #include "harness/repro/repro_compare.h"
 #include "harness/repro/repro_point.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -93,8 +95,6 @@ static int env_line(FILE *md, const char *name, const struct sp_case_result *c)
 	return flagged;
 }
 
-const char *repro_experiment_title = "HST vs ST (2020)";
-
 /* What `--scale` chose (OUT/scale.txt, written by repro_scaled.c), read
  * before the report is begun: *text NULL when there is none. 0, or
  * -errno with one message for a file that is not a result file. */
@@ -104,7 +104,7 @@ static int read_scaling(const char *out, char **text)
 	int ret;
 
 	*text = NULL;
-	if (repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
+	if (sp_repro_path_printf(path, sizeof(path), "%s/scale.txt", out))
 		return -ENAMETOOLONG;
 	ret = sp_result_file_read(path, 1 << 20, text, NULL);
 	if (ret == -ENOENT)
@@ -248,19 +248,19 @@ static int report_point(FILE *summary, FILE *md, const struct sp_reference *ref,
 	return 0;
 }
 
-/* The cases of OUT/runs/TOPO-RW<suffix>, appended to *all, and (plot)
- * their plots. 0 also when there are none; -ENOMEM. */
-static int load_runs(const char *out, const char *topo, const char *rw,
-		     const char *suffix, int plot, struct sp_case_result **all,
-		     size_t *n_all)
+/* The cases of OUT/runs/NAME appended to *all, and (plot: a folder of
+ * both selectors, not one case run again) their plots as
+ * OUT/plots/NAME. 0 also when it holds none; -ENOMEM. */
+static int load_run(const char *out, const char *name,
+		    struct sp_case_result **all, size_t *n_all)
 {
 	struct sp_case_result *some, *grown;
 	char path[PATH_MAX];
-	size_t n;
+	size_t n, i;
+	int st = 0, hst = 0;
 
-	if (repro_path_printf(path, sizeof(path), "%s/runs/%s-%s%s", out, topo,
-			      rw, suffix) ||
-	    access(path, F_OK) || sp_case_load_dir(path, &some, &n))
+	if (sp_repro_path_printf(path, sizeof(path), "%s/runs/%s", out, name) ||
+	    sp_case_load_dir(path, &some, &n))
 		return 0;
 	grown = realloc(*all, (*n_all + n) * sizeof(**all));
 	if (!grown) {
@@ -271,45 +271,56 @@ static int load_runs(const char *out, const char *topo, const char *rw,
 	memcpy(*all + *n_all, some, n * sizeof(*some));
 	*n_all += n;
 	free(some);
-	if (plot &&
-	    !repro_path_printf(path, sizeof(path), "%s/plots/%s-%s%s", out, topo,
-			       rw, suffix) &&
+	for (i = *n_all - n; i < *n_all; i++) {
+		st |= !strcmp(sp_selector_short((*all)[i].selector), "st");
+		hst |= !strcmp(sp_selector_short((*all)[i].selector), "hst");
+	}
+	if (st && hst &&
+	    !sp_repro_path_printf(path, sizeof(path), "%s/plots/%s", out, name) &&
 	    sp_plot_run(path, *all + *n_all - n, n, "st", "hst",
 			&sp_plot_exec_gnuplot))
 		sp_warn("reproduce: no plots for %s", path);
 	return 0;
 }
 
-/* Every run under OUT/runs into *all: "" unscaled, "-kK" each k of a
- * scaled reproduction, and the cases run again for a smaller error. */
+static int run_name_order(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* A run folder of this tree's own: a directory, never a link to one
+ * elsewhere, and no dot-name. */
+static int run_folder(const char *runs, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+
+	return name[0] != '.' &&
+	       !sp_repro_path_printf(path, sizeof(path), "%s/%s", runs, name) &&
+	       !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+/* Every run folder under OUT/runs into *all, in the order of their
+ * names, whatever those names are: what each case ran (topology, rw,
+ * iodepth, selector, k, engine) is the case file's own record, so a
+ * folder renamed, or one whose "-kK" says another k than its cases,
+ * is read for what its cases say. */
 static int load_all_runs(const char *out, struct sp_case_result **all,
 			 size_t *n_all)
 {
-	const char *topo, *rw_name;
-	char suffix[32];
-	size_t t, q;
-	int rw, k, ret = 0;
+	struct dirent **names = NULL;
+	char runs[PATH_MAX];
+	int count, i, ret = 0;
 
-	for (t = 0; t < SP_REPRO_N_TOPOS && !ret; t++)
-		for (rw = 0; rw < SP_REF_N_RW && !ret; rw++)
-			for (k = 0; k <= 20 && !ret; k++) {
-				topo = sp_repro_topologies[t];
-				rw_name = sp_ref_rw_name(rw);
-				suffix[0] = '\0';
-				if (k)
-					snprintf(suffix, sizeof(suffix), "-k%llu",
-						 1ULL << (k - 1));
-				ret = load_runs(out, topo, rw_name, suffix, 1, all,
-						n_all);
-				for (q = 0; k && !ret && q < 2 * SP_REPRO_N_QD; q++) {
-					snprintf(suffix, sizeof(suffix),
-						 "-k%llu-qd%d-%s", 1ULL << (k - 1),
-						 sp_repro_iodepths[q / 2],
-						 q % 2 ? "hst" : "st");
-					ret = load_runs(out, topo, rw_name, suffix,
-							0, all, n_all);
-				}
-			}
+	if (sp_repro_path_printf(runs, sizeof(runs), "%s/runs", out))
+		return 0;
+	count = scandir(runs, &names, NULL, run_name_order);
+	for (i = 0; i < count; i++) {
+		if (!ret && run_folder(runs, names[i]->d_name))
+			ret = load_run(out, names[i]->d_name, all, n_all);
+		free(names[i]);
+	}
+	free(names);
 	return ret;
 }
 
@@ -351,18 +362,45 @@ static int judge_plan(const struct sp_repro_plan *plan,
 	return ret;
 }
 
-FILE *repro_fopen_new(const char *path)
+/* Whether the runs were on exact time, as their cases recorded it
+ * (every case with an engine on "exact"); cases from before the engine
+ * was recorded leave it to the unit's text this reproduction wrote. */
+static int runs_exact_time(const struct sp_case_result *all, size_t n_all,
+			   const char *unit_text)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		      0644);
-	FILE *f;
+	int recorded = 0, exact = 1;
+	size_t i;
 
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	return f;
+	for (i = 0; i < n_all; i++) {
+		if (!all[i].env.recorded || !all[i].env.engine[0])
+			continue;
+		recorded = 1;
+		exact &= !strcmp(all[i].env.time, "exact");
+	}
+	return recorded ? exact : strstr(unit_text, "exact time") != NULL;
+}
+
+/* The machine the cases say they ran on, for a report whose
+ * reproduce.info gives no mode: "?" when no case recorded one. */
+static void runs_machine(const struct sp_case_result *all, size_t n_all,
+			 char *buf, size_t len)
+{
+	char one[512];
+	size_t i;
+
+	snprintf(buf, len, "?");
+	for (i = 0; i < n_all; i++) {
+		if (!all[i].env.recorded)
+			continue;
+		sp_case_env_machine(&all[i].env, one, sizeof(one));
+		if (!strcmp(buf, "?")) {
+			snprintf(buf, len, "%s", one);
+		} else if (strcmp(buf, one)) {
+			snprintf(buf, len, "varied (each case's ran-under line "
+				 "gives its own)");
+			return;
+		}
+	}
 }
 
 static void write_summary(FILE *md, const struct tally *tally,
@@ -399,20 +437,60 @@ static void write_summary(FILE *md, const struct tally *tally,
 		: "", details_text);
 }
 
-int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *plan,
-			const struct sp_reference *ref, const char *out,
-			const char *unit_text, int64_t elapsed_s, const char *mode,
-			const char *host)
+/* The head of report.md: what ran, where, how long. */
+static void write_head(FILE *md, const struct sp_repro_opts *o,
+		       const struct sp_case_result *all, size_t n_all,
+		       const char *unit_text, int64_t elapsed_s,
+		       const char *mode, const char *host, const char *scaling)
+{
+	char machine[512];
+	int exact = runs_exact_time(all, n_all, unit_text);
+
+	if (!mode) {
+		runs_machine(all, n_all, machine, sizeof(machine));
+		mode = machine;
+	}
+	fprintf(md, "# %s, reproduced by slowpath\n\n"
+		"- mode: %s; machine: %s\n"
+		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
+		o->title, mode, host, unit_text,
+		o->full ? "500M of 4k I/O each (the published size)" :
+		exact ? "20000 I/Os each" : "time-based",
+		o->cases ? o->cases : "all", elapsed_s);
+	scaling_section(md, scaling, exact);
+}
+
+/* The closing line: what the report says, in one. */
+static void say_tally(const struct tally *tally, const char *path, char *said,
+		      size_t said_len)
+{
+	snprintf(said, said_len, "reproduce: %d of %d points measured, "
+		 "conclusion holds in %d of %d counted (published table: %d of "
+		 "%d), verdict as published in %d, %d lab-shaped (not counted), "
+		 "%d of %d TVD targets met; report %s", tally->points,
+		 tally->points + tally->missing, tally->verdicts_held,
+		 tally->counted, tally->published_held, tally->published_claims,
+		 tally->agreed, tally->flagged, tally->targets_met,
+		 tally->targets, path);
+}
+
+int sp_repro_write_report(const struct sp_repro_opts *o,
+			  const struct sp_repro_plan *plan,
+			  const struct sp_reference *ref, const char *out,
+			  const char *unit_text, int64_t elapsed_s,
+			  const char *mode, const char *host, char *said,
+			  size_t said_len)
 {
 	struct sp_case_result *all = NULL;
 	char path[PATH_MAX], *summary_text = NULL, *details_text = NULL;
 	char *scaling = NULL;
 	struct tally tally = { 0 };
 	size_t n_all = 0;
-	int ret, exact;
 	FILE *md = NULL;
+	int ret;
 
-	if (!repro_path_printf(path, sizeof(path), "%s/plots", out))
+	said[0] = '\0';
+	if (!sp_repro_path_printf(path, sizeof(path), "%s/plots", out))
 		mkdir(path, 0755);
 	ret = load_all_runs(out, &all, &n_all);
 	if (!ret)
@@ -420,46 +498,32 @@ int repro_write_report(const struct repro_cli *cli, const struct sp_repro_plan *
 	if (!ret)
 		ret = judge_plan(plan, ref, all, n_all, &tally, &summary_text,
 				 &details_text);
-	if (!ret && repro_path_printf(path, sizeof(path), "%s/report.md", out))
+	if (!ret && sp_repro_path_printf(path, sizeof(path), "%s/report.md", out))
 		ret = -ENAMETOOLONG;
 	if (!ret) {
 		/* --report-only writes the report again, as it says; a run
 		 * writes a new one and never over an earlier one */
-		md = cli->report_only ? sp_outdir_fopen(path) : repro_fopen_new(path);
+		md = o->report_only ? sp_outdir_fopen(path) : sp_repro_fopen_new(path);
 		if (!md) {
 			ret = -errno;
 			sp_err("reproduce: %s: %s", path, strerror(errno));
 		}
 	}
-	if (ret) {
-		free(scaling);
-		free(all);
-		return ret;
+	if (!ret) {
+		write_head(md, o, all, n_all, unit_text, elapsed_s, mode, host,
+			   scaling);
+		write_summary(md, &tally, summary_text, details_text);
 	}
-	exact = strstr(unit_text, "exact time") != NULL;
-	fprintf(md, "# %s, reproduced by slowpath\n\n"
-		"- mode: %s; machine: %s\n"
-		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
-		repro_experiment_title, mode, host, unit_text,
-		cli->full ? "500M of 4k I/O each (the published size)" :
-		exact ? "20000 I/Os each" : "time-based",
-		cli->cases ? cli->cases : "all", elapsed_s);
-	scaling_section(md, scaling, exact);
-	write_summary(md, &tally, summary_text, details_text);
 	free(scaling);
 	free(summary_text);
 	free(details_text);
 	free(all);
+	if (ret)
+		return ret;
 	if (fclose(md)) {
 		sp_err("reproduce: %s: %s", path, strerror(errno));
 		return -EIO;
 	}
-	printf("reproduce: %d of %d points measured, conclusion holds in %d of "
-	       "%d counted (published table: %d of %d), verdict as published "
-	       "in %d, %d lab-shaped (not counted), %d of %d TVD targets met; "
-	       "report %s\n", tally.points, tally.points + tally.missing,
-	       tally.verdicts_held, tally.counted, tally.published_held,
-	       tally.published_claims, tally.agreed, tally.flagged,
-	       tally.targets_met, tally.targets, path);
+	say_tally(&tally, path, said, said_len);
 	return tally.missing ? -EIO : 0;
 }
