@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "dm/dm_dev.h"
 #include "harness/bringup/state.h"
 #include "netem/netem.h"
 #include "topologies/topo.h"
@@ -74,14 +75,8 @@ struct sp_sys_ops {
 	void (*sleep_ms)(void *ctx, unsigned int ms);
 	/* The last run's stderr, for messages. */
 	const char *(*last_error)(void *ctx);
-	/* A map's live table as `dmsetup table` prints it, and a new one
-	 * swapped in (load, then resume: suspended only around the swap),
-	 * both in process: in the lab every exec costs about a second.
-	 * Either may be NULL or fail; then the table is read through
-	 * dmsetup and loaded with dmsetup suspend/reload/resume. */
-	int (*dm_table_get)(void *ctx, const char *name, char *buf,
-			    size_t len);
-	int (*dm_reload)(void *ctx, const char *name, const char *table);
+	/* Every device-mapper operation (dm/dm_dev.h). */
+	const struct sp_dm_ops *dm;
 	/* netem on the paths' target interfaces, inside their netns. */
 	const struct sp_netem_ops *netem;
 	/* What /proc says of pid (a zombie of ours is reaped): 0, or
@@ -288,12 +283,6 @@ int sp_sys_failed(const struct sp_sys_ops *ops, int r, const char *what,
 int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
 			 char *err, size_t errlen);
 void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
-
-/* The real dm ops of sp_sys_real (bringup_dm.c, libdevmapper). */
-int sp_sys_dm_table_get(void *ctx, const char *name, char *buf, size_t len);
-int sp_sys_dm_reload(void *ctx, const char *name, const char *table);
-/* The map's live status line, as `dmsetup status` prints it. */
-int sp_sys_dm_status_get(void *ctx, const char *name, char *buf, size_t len);
 
 /* The real /proc and /sys ops of sp_sys_real (bringup_sys_proc.c). */
 int sp_sys_pid_info(void *ctx, pid_t pid, struct sp_pid_info *pi);

@@ -31,7 +31,8 @@ static const char *real_last_error(void *ctx)
 	return last_stderr;
 }
 
-/* dmsetup must not wait for a udev that is not there (the lab) */
+/* a tool on libdevmapper (multipath) must not wait for a udev that is
+ * not there (the lab) */
 static const char *const tool_env[] = { "DM_DISABLE_UDEV=1", NULL };
 
 static int real_run(void *ctx, const char *const *argv, char *out,
@@ -328,8 +329,7 @@ const struct sp_sys_ops sp_sys_real = {
 	.write_file = real_write_file,
 	.sleep_ms = real_sleep_ms,
 	.last_error = real_last_error,
-	.dm_table_get = sp_sys_dm_table_get,
-	.dm_reload = sp_sys_dm_reload,
+	.dm = &sp_dm_lib_ops,
 	.netem = &sp_netem_nl_ops,
 	.pid_info = sp_sys_pid_info,
 	.file_ino = sp_sys_file_ino,

@@ -465,11 +465,10 @@ static int make_map(struct up *u)
 	if (ret)
 		return ret;
 	sp_debug("table: %s", table);
-	RUN(u, "dmsetup create", "dmsetup", "create", u->st->map_name, "-u",
-	    u->st->map_uuid, "--noudevsync", "--table", table);
-	sp_sys_runv(u->ops, NULL, 0, "dmsetup", "mknodes", u->st->map_name,
-		    NULL);
-	return 0;
+	ret = u->ops->dm->create(u->ops->dm->ctx, u->st->map_name,
+				 u->st->map_uuid, table);
+	return ret ? failf(u, ret, "creating map %s failed: %s",
+			   u->st->map_name, strerror(-ret)) : 0;
 }
 
 static int do_up(struct up *u, const struct sp_up_opts *o)

@@ -2,7 +2,7 @@
 LIB_SRCS += harness/bringup/state.c harness/bringup/bringup_plan.c \
 	    harness/bringup/bringup_sys.c harness/bringup/bringup_up.c \
 	    harness/bringup/bringup_down.c harness/bringup/bringup_status.c \
-	    harness/bringup/bringup_live.c harness/bringup/bringup_dm.c \
+	    harness/bringup/bringup_live.c \
 	    harness/bringup/bringup_chap.c harness/bringup/bringup_preflight.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
 	    harness/bringup/state_compact.c harness/bringup/lock.c \

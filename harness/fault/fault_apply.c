@@ -286,9 +286,9 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 {
 	static char out[8192];
 	static struct sp_status s;
-	char path[128], state[32] = "", dev[32];
+	char path[128], state[32] = "", dev[32], msg[64];
 	size_t i, k = (size_t)(p - st->paths);
-	int waited;
+	int waited, ret;
 
 	if (!p->has_disk || !st->map_name[0])
 		return 0;
@@ -309,10 +309,10 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 				       wait_ms / 1000, p->label);
 		ops->sleep_ms(ops->ctx, 200);
 	}
-	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "status",
-			st->map_name, NULL))
-		return sp_errf(err, errlen, -EIO, "path %s: dmsetup status %s: "
-			       "%s", p->label, st->map_name, sp_sys_error(ops));
+	ret = ops->dm->status(ops->dm->ctx, st->map_name, out, sizeof(out));
+	if (ret)
+		return sp_errf(err, errlen, -EIO, "path %s: the status of %s: "
+			       "%s", p->label, st->map_name, strerror(-ret));
 	memset(&s, 0, sizeof(s));
 	s.st = st;
 	for (i = 0; i < st->npaths; i++)
@@ -322,19 +322,20 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 	if (strcmp(s.paths[k].dm_state, "failed"))
 		return 0;
 	snprintf(dev, sizeof(dev), "%u:%u", p->major, p->minor);
-	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "message", st->map_name, "0",
-			"reinstate_path", dev, NULL))
+	snprintf(msg, sizeof(msg), "reinstate_path %s", dev);
+	ret = ops->dm->message(ops->dm->ctx, st->map_name, msg);
+	if (ret)
 		return sp_errf(err, errlen, -EIO, "path %s: reinstating %s in %s:"
 			       " %s", p->label, dev, st->map_name,
-			       sp_sys_error(ops));
+			       strerror(-ret));
 	sp_info("path %s: %s reinstated in %s", p->label, dev, st->map_name);
 	/* no_path_retry N's timeout turns queueing off for good once it
 	 * fires; multipathd turns it back on when a path returns */
 	if (sp_initiator_queues(&st->init) &&
-	    sp_sys_runv(ops, NULL, 0, "dmsetup", "message", st->map_name, "0",
-			"queue_if_no_path", NULL))
+	    (ret = ops->dm->message(ops->dm->ctx, st->map_name,
+				    "queue_if_no_path")))
 		sp_warn("%s: queue_if_no_path not turned back on: %s",
-			st->map_name, sp_sys_error(ops));
+			st->map_name, strerror(-ret));
 	return 0;
 }
 

@@ -128,6 +128,7 @@ static void up_runs_every_step_and_journals_it(void **state)
 			     "4194304 multipath 0 0 1 1 service-time 0 3 2 "
 			     "8:0 1 1 8:16 1 1 8:32 1 1"), 1);
 	assert_true(first("--login") < first("dmsetup create"));
+	assert_int_equal(M.dmsetup_execs, 0);	/* dm in process */
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.complete, 1);
 	assert_string_equal(st.paths[1].disk, "sdb");
@@ -317,6 +318,7 @@ static void down_sweeps_by_prefix_only(void **state)
 					 sizeof(err)), 0);
 	assert_int_equal(ran("dmsetup remove --retry --noudevsync slowpath-u10"), 1);
 	assert_int_equal(ran("dmsetup remove"), 1);
+	assert_int_equal(M.dmsetup_execs, 0);
 	assert_int_equal(ran("ip netns del slowpath-up-beef-1"), 1);
 	assert_int_equal(ran("ip netns del"), 1);
 	assert_int_equal(ran("ip link del spubeefh1"), 1);

@@ -60,7 +60,8 @@ struct mock {
 	struct netem_call netem[MAXN];
 	int nnetem;
 	int netem_clear_ret;		/* what the fake clear returns */
-	int dm_fast;			/* the in-process dm ops work */
+	int in_dm;		/* m_run answers for the fake dm ops */
+	int dmsetup_execs;	/* dmsetup run as a program */
 	uint64_t free_bytes;		/* where the backing file goes */
 	char free_asked[256];
 	/* HST: not loaded, its bucket_shift file ("" none: a stock
@@ -198,6 +199,8 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 				      i ? " " : "", argv[i]);
 	if (M.ncmds < MAXC)
 		snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "%s", line);
+	if (!M.in_dm && !strcmp(argv[0], "dmsetup"))
+		M.dmsetup_execs++;
 	out(o, olen, "");
 	if (M.interrupt_match && strstr(line, M.interrupt_match))
 		sp_bringup_interrupted = 1;
@@ -657,16 +660,91 @@ static __attribute__((unused)) const struct netem_call *netem_on(
 	return NULL;
 }
 
-/* In process only when a test says so; else bring-up uses dmsetup. */
-static int m_dm_table_get(void *ctx, const char *name, char *buf,
-			  size_t len)
+/* The fake device-mapper (dm/dm_dev.h). Each op is logged as the
+ * dmsetup line that would do the same and answered by m_run, so the
+ * tests read one spelling and one fake kernel; M.in_dm tells m_run the
+ * line is no exec of dmsetup. */
+static int m_dm(char *o, size_t olen, const char *const *argv)
+{
+	int r;
+
+	M.in_dm = 1;
+	r = m_run(NULL, argv, o, olen);
+	M.in_dm = 0;
+	return r;
+}
+
+static int m_dm_create(void *ctx, const char *name, const char *uuid,
+		       const char *table)
+{
+	const char *argv[] = { "dmsetup", "create", name, "-u", uuid,
+			       "--noudevsync", "--table", table, NULL };
+
+	(void)ctx;
+	return m_dm(NULL, 0, argv) ? -EIO : 0;
+}
+
+static int m_dm_text(const char *what, const char *name, char *buf,
+		     size_t len)
+{
+	const char *argv[] = { "dmsetup", what, name, NULL };
+
+	return m_dm(buf, len, argv) ? -ENXIO : 0;
+}
+
+static int m_dm_table(void *ctx, const char *name, char *buf, size_t len)
 {
 	(void)ctx;
-	(void)name;
-	if (!M.dm_fast || !M.map_exists)
-		return -EIO;
-	out(buf, len, M.dm_table_out);
+	return m_dm_text("table", name, buf, len);
+}
+
+static int m_dm_status(void *ctx, const char *name, char *buf, size_t len)
+{
+	(void)ctx;
+	return m_dm_text("status", name, buf, len);
+}
+
+static int m_dm_message(void *ctx, const char *name, const char *msg)
+{
+	const char *argv[] = { "dmsetup", "message", name, "0", msg, NULL };
+
+	(void)ctx;
+	return m_dm(NULL, 0, argv) ? -EIO : 0;
+}
+
+static int m_dm_info(void *ctx, const char *name, struct sp_dm_info *info)
+{
+	const char *argv[] = { "dmsetup", "info", "-c", "--noheadings",
+			       "--separator", " ", "-o", "open,major,minor",
+			       name, NULL };
+	char o[64];
+
+	(void)ctx;
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", name);
+	if (m_dm(o, sizeof(o), argv) ||
+	    sscanf(o, "%d %u %u", &info->open_count, &info->major,
+		   &info->minor) != 3)
+		return -ENXIO;
 	return 0;
+}
+
+static int m_dm_list(void *ctx, char *buf, size_t len)
+{
+	const char *argv[] = { "dmsetup", "info", "-c", "--noheadings", "-o",
+			       "name,uuid", "--separator", " ", NULL };
+
+	(void)ctx;
+	return m_dm(buf, len, argv) ? -EIO : 0;
+}
+
+static int m_dm_remove(void *ctx, const char *name)
+{
+	const char *argv[] = { "dmsetup", "remove", "--retry", "--noudevsync",
+			       name, NULL };
+
+	(void)ctx;
+	return m_dm(NULL, 0, argv) ? -EBUSY : 0;
 }
 
 static int m_dm_reload(void *ctx, const char *name, const char *table)
@@ -682,13 +760,19 @@ static int m_dm_reload(void *ctx, const char *name, const char *table)
 	return 0;
 }
 
+static const struct sp_dm_ops mock_dm = {
+	.create = m_dm_create, .reload = m_dm_reload, .table = m_dm_table,
+	.status = m_dm_status, .message = m_dm_message, .info = m_dm_info,
+	.list = m_dm_list, .remove = m_dm_remove,
+};
+
 static const struct sp_sys_ops mock_ops = {
 	.run = m_run, .spawn = m_spawn, .kill = m_kill, .pid_is = m_pid_is,
 	.read_file = m_read_file, .exists = m_exists,
 	.readlink_base = m_readlink_base, .make_file = m_make_file,
 	.free_bytes = m_free_bytes,
 	.unlink = m_unlink, .sleep_ms = m_sleep, .write_file = m_write_file,
-	.dm_table_get = m_dm_table_get, .dm_reload = m_dm_reload,
+	.dm = &mock_dm,
 	.netem = &mock_netem,
 	.pid_info = m_pid_info, .file_ino = m_file_ino,
 	.list_pids = m_list_pids, .list_files = sp_sys_list_files,

@@ -381,6 +381,7 @@ static void restore_reinstates_a_path_the_map_failed(void **state)
 		    first("dmsetup message slowpath-equal3 0 reinstate_path "
 			  "8:16"));
 	assert_int_equal(ran("reinstate_path"), 1);
+	assert_int_equal(M.dmsetup_execs, 0);	/* status, message */
 	/* the topology does not queue: queueing is not turned on */
 	assert_int_equal(ran("0 queue_if_no_path"), 0);
 	st.init.no_path_retry = 2;
