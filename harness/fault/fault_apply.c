@@ -2,7 +2,7 @@
  * (signals, ip link, netem, the delay store's ctl file, bring-up's own
  * tgtd start), journaled BEFORE it is done so `down` and `fault PATH
  * restore` find it even after a crash. See fault.h and docs/faults.md. */
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 #include "harness/bringup/bringup_status.h"
 
 #include "common/log.h"

@@ -8,7 +8,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "harness/bringup/bringup.h"
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -17,7 +17,7 @@
 
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_status.h"
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 
 #include "tests/unit/harness/bringup/test_bringup_mock.h"
 
