@@ -111,14 +111,14 @@ static int dev_index(struct nl_sock *sk, const char *dev, int *idx)
 	return 0;
 }
 
-static int load_dist(enum sp_netem_dist dist, int16_t **data, size_t *n)
+static int load_dist(enum sp_dist dist, int16_t **data, size_t *n)
 {
 	char path[PATH_MAX], *text;
 	int ret;
 
-	if (sp_netem_dist_path(sp_netem_dist_names[dist], path, sizeof(path))) {
+	if (sp_netem_dist_path(sp_dist_names[dist], path, sizeof(path))) {
 		sp_err("no %s.dist table (iproute2 installs them under "
-		       "/usr/lib/<arch>/tc)", sp_netem_dist_names[dist]);
+		       "/usr/lib/<arch>/tc)", sp_dist_names[dist]);
 		return -ENOENT;
 	}
 	/* iproute2's tables are some 20 KiB */
@@ -293,7 +293,7 @@ static int fill(struct rtnl_qdisc *q, const struct sp_netem_spec *s)
 		rtnl_netem_set_delay_correlation(
 			q, (int)pct_to_u32(s->delay_corr_pct));
 	}
-	if (s->dist != SP_NETEM_DIST_NONE) {
+	if (s->dist != SP_DIST_UNIFORM) {
 		ret = load_dist(s->dist, &table, &n);
 		if (ret)
 			return ret;

@@ -129,7 +129,7 @@ static void delay_change_goes_to_the_right_mechanism(void **state)
 	assert_string_equal(c->netns, "slowpath-up-3fa2-1");
 	assert_int_equal(c->spec.delay_ns, 250000);
 	assert_int_equal(c->spec.jitter_ns, 0);
-	assert_int_equal(c->spec.dist, SP_NETEM_DIST_NONE);
+	assert_int_equal(c->spec.dist, SP_DIST_UNIFORM);
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	M.ncmds = 0;
 	M.nnetem = 0;
@@ -194,7 +194,7 @@ static void netem_paths_get_jitter_and_distribution(void **state)
 	assert_int_equal(c->spec.has & SP_NETEM_HAS_DELAY, SP_NETEM_HAS_DELAY);
 	assert_int_equal(c->spec.delay_ns, 3000000);
 	assert_int_equal(c->spec.jitter_ns, 300000);
-	assert_int_equal(c->spec.dist, SP_NETEM_DIST_PARETONORMAL);
+	assert_int_equal(c->spec.dist, SP_DIST_PARETONORMAL);
 	/* the store of a netem path delays nothing: no dist to refuse */
 	assert_int_equal(ran("--bsopts read_delay=0ns;write_delay=0ns;"
 			     "jitter=0ns;dist=uniform;ctl="), 3);
