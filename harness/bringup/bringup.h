@@ -13,6 +13,7 @@
 
 #include "dm/dm_dev.h"
 #include "harness/bringup/state.h"
+#include "netem/net.h"
 #include "netem/netem.h"
 #include "topologies/topo.h"
 
@@ -47,9 +48,10 @@ struct sp_sys_ops {
 	 * not NULL, gets its stdout, NUL-terminated and truncated. */
 	int (*run)(void *ctx, const char *const *argv, char *out,
 		   size_t outlen);
-	/* Starts a daemon in its own session, stdout+stderr to logfile. */
-	int (*spawn)(void *ctx, const char *const *argv, const char *logfile,
-		     pid_t *pid);
+	/* Starts a daemon in its own session, stdout+stderr to logfile,
+	 * inside the named network namespace netns (NULL: ours). */
+	int (*spawn)(void *ctx, const char *netns, const char *const *argv,
+		     const char *logfile, pid_t *pid);
 	int (*kill)(void *ctx, pid_t pid, int sig);
 	/* 1 when pid runs a program whose comm is comm, else 0. */
 	int (*pid_is)(void *ctx, pid_t pid, const char *comm);
@@ -79,6 +81,8 @@ struct sp_sys_ops {
 	const struct sp_dm_ops *dm;
 	/* netem on the paths' target interfaces, inside their netns. */
 	const struct sp_netem_ops *netem;
+	/* Links, addresses, named namespaces (netem/net.h). */
+	const struct sp_net_ops *net;
 	/* What /proc says of pid (a zombie of ours is reaped): 0, or
 	 * -ENOENT when there is no such process. */
 	int (*pid_info)(void *ctx, pid_t pid, struct sp_pid_info *pi);

@@ -361,15 +361,16 @@ static void kill_ns_pid(struct down *d, char *line)
 
 static void remove_netns(struct down *d, const char *ns)
 {
+	const struct sp_net_ops *net = d->ops->net;
 	char path[128];
-	const char *argv[] = { "ip", "netns", "pids", ns, NULL };
 
-	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	snprintf(path, sizeof(path), "%s/%s", SP_NETNS_DIR, ns);
 	if (!d->ops->exists(d->ops->ctx, path))
 		return;
 	/* tgtds found by namespace: also those a lost journal never named */
-	each_line(d, kill_ns_pid, argv);
-	if (sp_sys_runv(d->ops, NULL, 0, "ip", "netns", "del", ns, NULL))
+	if (!net->netns_pids(net->ctx, ns, d->out, OUTLEN))
+		each_line_of(d, kill_ns_pid, d->out);
+	if (net->netns_del(net->ctx, ns))
 		note_left(d, "namespace %s", ns);
 }
 
@@ -389,7 +390,7 @@ static void remove_link(struct down *d, const char *ifname)
 	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
 	if (!d->ops->exists(d->ops->ctx, path))
 		return;
-	if (!sp_sys_runv(d->ops, NULL, 0, "ip", "link", "del", ifname, NULL))
+	if (!d->ops->net->link_del(d->ops->net->ctx, ifname))
 		return;
 	/* a veth whose peer's namespace just went disappears by itself,
 	 * a moment later */
@@ -534,8 +535,6 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 	struct down d = { .ops = ops, .out = out };
 	const char *sessions[] = { "iscsiadm", "-m", "session", NULL };
 	const char *nodes[] = { "iscsiadm", "-m", "node", NULL };
-	const char *netns[] = { "ip", "netns", "list", NULL };
-	const char *links[] = { "ip", "-o", "link", "show", NULL };
 
 	if (st)
 		undo_journal(&d, st, state_dir);
@@ -544,8 +543,10 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 	if (!d.stop) {
 		each_line(&d, sweep_iscsi, sessions);
 		each_line(&d, sweep_iscsi, nodes);
-		each_line(&d, sweep_netns, netns);
-		each_line(&d, sweep_link, links);
+		if (!ops->net->netns_list(ops->net->ctx, out, sizeof(out)))
+			each_line_of(&d, sweep_netns, out);
+		if (!ops->net->link_list(ops->net->ctx, out, sizeof(out)))
+			each_line_of(&d, sweep_link, out);
 	}
 	if (d.left[0]) {
 		snprintf(err, errlen, "still there: %s", d.left);

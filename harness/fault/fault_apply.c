@@ -91,13 +91,11 @@ static int link_set(const struct sp_sys_ops *ops,
 		    const struct sp_state_path *p, int down, char *err,
 		    size_t errlen)
 {
-	char what[96];
-	int r = sp_sys_runv(ops, NULL, 0, "ip", "link", "set", "dev",
-			    p->host_if, down ? "down" : "up", NULL);
+	int ret = ops->net->link_set(ops->net->ctx, NULL, p->host_if, !down);
 
-	snprintf(what, sizeof(what), "path %s: ip link set %s %s", p->label,
-		 p->host_if, down ? "down" : "up");
-	return r ? sp_sys_failed(ops, r, what, err, errlen) : 0;
+	return ret ? sp_errf(err, errlen, ret, "path %s: link %s %s: %s",
+			     p->label, p->host_if, down ? "down" : "up",
+			     strerror(-ret)) : 0;
 }
 
 /* Every packet lost both ways: the target's end keeps its delay and

@@ -60,8 +60,9 @@ struct mock {
 	struct netem_call netem[MAXN];
 	int nnetem;
 	int netem_clear_ret;		/* what the fake clear returns */
-	int in_dm;		/* m_run answers for the fake dm ops */
+	int in_fake;		/* m_run answers for the fake dm/net ops */
 	int dmsetup_execs;	/* dmsetup run as a program */
+	int ip_execs;		/* ip run as a program */
 	uint64_t free_bytes;		/* where the backing file goes */
 	char free_asked[256];
 	/* HST: not loaded, its bucket_shift file ("" none: a stock
@@ -199,8 +200,10 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 				      i ? " " : "", argv[i]);
 	if (M.ncmds < MAXC)
 		snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "%s", line);
-	if (!M.in_dm && !strcmp(argv[0], "dmsetup"))
+	if (!M.in_fake && !strcmp(argv[0], "dmsetup"))
 		M.dmsetup_execs++;
+	if (!M.in_fake && !strcmp(argv[0], "ip"))
+		M.ip_execs++;
 	out(o, olen, "");
 	if (M.interrupt_match && strstr(line, M.interrupt_match))
 		sp_bringup_interrupted = 1;
@@ -297,14 +300,16 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 	return 0;
 }
 
-static int m_spawn(void *ctx, const char *const *argv, const char *log,
-		   pid_t *pid)
+static int m_spawn(void *ctx, const char *netns, const char *const *argv,
+		   const char *log, pid_t *pid)
 {
 	int i, iscsid = !strcmp(argv[0], "iscsid");
 	char line[512] = "spawn";
 
 	(void)ctx;
 	(void)log;
+	if (netns)
+		snprintf(line, sizeof(line), "spawn in %s:", netns);
 	for (i = 0; argv[i]; i++)
 		strncat(line, " ", sizeof(line) - strlen(line) - 1),
 		strncat(line, argv[i], sizeof(line) - strlen(line) - 1);
@@ -312,10 +317,10 @@ static int m_spawn(void *ctx, const char *const *argv, const char *log,
 	*pid = add_proc(iscsid ? "iscsid" : "tgtd", 0);
 	if (iscsid)
 		M.iscsid_up = 1;
-	/* "ip netns exec NS tgtd -f -C PORT ..." */
+	/* "tgtd -f -C PORT ..." in its netns */
+	if (netns)
+		M.pid_netns[*pid - 1000] = ns_ino(netns);
 	for (i = 0; argv[i]; i++) {
-		if (!strcmp(argv[i], "exec") && argv[i + 1])
-			M.pid_netns[*pid - 1000] = ns_ino(argv[i + 1]);
 		if (!strcmp(argv[i], "-C") && argv[i + 1])
 			M.pid_port[*pid - 1000] = (unsigned int)atoi(argv[i + 1]);
 	}
@@ -662,15 +667,15 @@ static __attribute__((unused)) const struct netem_call *netem_on(
 
 /* The fake device-mapper (dm/dm_dev.h). Each op is logged as the
  * dmsetup line that would do the same and answered by m_run, so the
- * tests read one spelling and one fake kernel; M.in_dm tells m_run the
- * line is no exec of dmsetup. */
+ * tests read one spelling and one fake kernel; M.in_fake tells m_run
+ * the line is no exec of dmsetup (nor of ip, for the net ops below). */
 static int m_dm(char *o, size_t olen, const char *const *argv)
 {
 	int r;
 
-	M.in_dm = 1;
+	M.in_fake = 1;
 	r = m_run(NULL, argv, o, olen);
-	M.in_dm = 0;
+	M.in_fake = 0;
 	return r;
 }
 
@@ -766,6 +771,109 @@ static const struct sp_dm_ops mock_dm = {
 	.list = m_dm_list, .remove = m_dm_remove,
 };
 
+/* The fake links, addresses and namespaces (netem/net.h), logged as
+ * the ip line that would do the same, as the dm ops are. */
+static int m_net(char *o, size_t olen, const char *const *argv)
+{
+	return m_dm(o, olen, argv) ? -EIO : 0;
+}
+
+static int m_netns_add(void *ctx, const char *ns)
+{
+	const char *argv[] = { "ip", "netns", "add", ns, NULL };
+
+	(void)ctx;
+	return m_net(NULL, 0, argv);
+}
+
+static int m_netns_del(void *ctx, const char *ns)
+{
+	const char *argv[] = { "ip", "netns", "del", ns, NULL };
+
+	(void)ctx;
+	return m_net(NULL, 0, argv);
+}
+
+static int m_netns_list(void *ctx, char *buf, size_t len)
+{
+	const char *argv[] = { "ip", "netns", "list", NULL };
+
+	(void)ctx;
+	return m_net(buf, len, argv);
+}
+
+static int m_netns_pids(void *ctx, const char *ns, char *buf, size_t len)
+{
+	const char *argv[] = { "ip", "netns", "pids", ns, NULL };
+
+	(void)ctx;
+	return m_net(buf, len, argv);
+}
+
+static int m_veth_add(void *ctx, const char *dev, const char *peer,
+		      const char *peer_ns)
+{
+	const char *argv[] = { "ip", "link", "add", dev, "type", "veth",
+			       "peer", "name", peer, "netns", peer_ns, NULL };
+
+	(void)ctx;
+	return m_net(NULL, 0, argv);
+}
+
+static int m_addr_add(void *ctx, const char *ns, const char *dev,
+		      const char *cidr)
+{
+	const char *in_ns[] = { "ip", "-n", ns, "addr", "add", cidr, "dev",
+				dev, NULL };
+	const char *here[] = { "ip", "addr", "add", cidr, "dev", dev, NULL };
+
+	(void)ctx;
+	return m_net(NULL, 0, ns ? in_ns : here);
+}
+
+static int m_link_set(void *ctx, const char *ns, const char *dev, int up)
+{
+	const char *in_ns[] = { "ip", "-n", ns, "link", "set", dev,
+				up ? "up" : "down", NULL };
+	const char *here[] = { "ip", "link", "set", "dev", dev,
+			       up ? "up" : "down", NULL };
+
+	(void)ctx;
+	return m_net(NULL, 0, ns ? in_ns : here);
+}
+
+static int m_link_del(void *ctx, const char *dev)
+{
+	const char *argv[] = { "ip", "link", "del", dev, NULL };
+
+	(void)ctx;
+	return m_net(NULL, 0, argv);
+}
+
+static int m_link_list(void *ctx, char *buf, size_t len)
+{
+	const char *argv[] = { "ip", "-o", "link", "show", NULL };
+
+	(void)ctx;
+	return m_net(buf, len, argv);
+}
+
+static int m_addr4_list(void *ctx, char *buf, size_t len)
+{
+	const char *argv[] = { "ip", "-o", "-4", "addr", "show", NULL };
+
+	(void)ctx;
+	return m_net(buf, len, argv);
+}
+
+static const struct sp_net_ops mock_net = {
+	.netns_add = m_netns_add, .netns_del = m_netns_del,
+	.netns_list = m_netns_list, .netns_pids = m_netns_pids,
+	.veth_add = m_veth_add, .addr_add = m_addr_add,
+	.link_set = m_link_set, .link_del = m_link_del,
+	.link_list = m_link_list, .addr4_list = m_addr4_list,
+};
+
 static const struct sp_sys_ops mock_ops = {
 	.run = m_run, .spawn = m_spawn, .kill = m_kill, .pid_is = m_pid_is,
 	.read_file = m_read_file, .exists = m_exists,
@@ -773,7 +881,7 @@ static const struct sp_sys_ops mock_ops = {
 	.free_bytes = m_free_bytes,
 	.unlink = m_unlink, .sleep_ms = m_sleep, .write_file = m_write_file,
 	.dm = &mock_dm,
-	.netem = &mock_netem,
+	.netem = &mock_netem, .net = &mock_net,
 	.pid_info = m_pid_info, .file_ino = m_file_ino,
 	.list_pids = m_list_pids, .list_files = sp_sys_list_files,
 	.dev_users = m_dev_users,
