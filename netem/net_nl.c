@@ -54,79 +54,78 @@ out:
 	return ret;
 }
 
-static int link_index(struct nl_sock *sk, const char *dev,
-		      struct rtnl_link **link)
+/* fn on dev's link in ns (NULL: ours), through one socket there. */
+static int on_link(const char *ns, const char *dev,
+		   int (*fn)(struct nl_sock *, struct rtnl_link *, const void *),
+		   const void *arg)
 {
-	int ret = rtnl_link_get_kernel(sk, 0, dev, link);
+	struct rtnl_link *link = NULL;
+	struct nl_sock *sk;
+	int ret;
 
+	if ((ret = sp_nl_open_sock(ns, &sk)))
+		return ret;
+	ret = rtnl_link_get_kernel(sk, 0, dev, &link);
 	if (ret) {
 		ret = sp_nl_errno(ret);
-		return ret == -ENOENT ? -ENODEV : ret;
+		ret = ret == -ENOENT ? -ENODEV : ret;
+	} else {
+		ret = fn(sk, link, arg);
+		rtnl_link_put(link);
 	}
-	return 0;
+	nl_socket_free(sk);
+	return ret;
+}
+
+static int add_addr(struct nl_sock *sk, struct rtnl_link *link,
+		    const void *cidr)
+{
+	struct rtnl_addr *addr = rtnl_addr_alloc();
+	struct nl_addr *local = NULL;
+	int ret;
+
+	if (!addr)
+		return -ENOMEM;
+	ret = sp_nl_errno(nl_addr_parse(cidr, AF_INET, &local));
+	if (!ret) {
+		rtnl_addr_set_ifindex(addr, rtnl_link_get_ifindex(link));
+		rtnl_addr_set_local(addr, local);
+		rtnl_addr_set_prefixlen(addr, nl_addr_get_prefixlen(local));
+		ret = sp_nl_errno(rtnl_addr_add(sk, addr, 0));
+		nl_addr_put(local);
+	}
+	rtnl_addr_put(addr);
+	return ret;
 }
 
 static int nl_addr_add(void *ctx, const char *ns, const char *dev,
 		       const char *cidr)
 {
-	struct rtnl_link *link = NULL;
-	struct rtnl_addr *addr = NULL;
-	struct nl_addr *local = NULL;
-	struct nl_sock *sk;
-	int ret;
-
 	(void)ctx;
-	if ((ret = sp_nl_open_sock(ns, &sk)))
-		return ret;
-	if ((ret = link_index(sk, dev, &link)))
-		goto out;
-	addr = rtnl_addr_alloc();
-	ret = addr ? sp_nl_errno(nl_addr_parse(cidr, AF_INET, &local))
-		   : -ENOMEM;
-	if (ret)
-		goto out;
-	rtnl_addr_set_ifindex(addr, rtnl_link_get_ifindex(link));
-	rtnl_addr_set_local(addr, local);
-	rtnl_addr_set_prefixlen(addr, nl_addr_get_prefixlen(local));
-	ret = sp_nl_errno(rtnl_addr_add(sk, addr, 0));
-out:
-	if (local)
-		nl_addr_put(local);
-	if (addr)
-		rtnl_addr_put(addr);
-	if (link)
-		rtnl_link_put(link);
-	nl_socket_free(sk);
-	return ret;
+	return on_link(ns, dev, add_addr, cidr);
 }
 
-static int nl_link_set(void *ctx, const char *ns, const char *dev, int up)
+static int set_flags(struct nl_sock *sk, struct rtnl_link *link,
+		     const void *up)
 {
-	struct rtnl_link *link = NULL, *change;
-	struct nl_sock *sk;
+	struct rtnl_link *change = rtnl_link_alloc();
 	int ret;
 
-	(void)ctx;
-	if ((ret = sp_nl_open_sock(ns, &sk)))
-		return ret;
-	if ((ret = link_index(sk, dev, &link)))
-		goto out;
-	change = rtnl_link_alloc();
-	if (!change) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (up)
+	if (!change)
+		return -ENOMEM;
+	if (*(const int *)up)
 		rtnl_link_set_flags(change, IFF_UP);
 	else
 		rtnl_link_unset_flags(change, IFF_UP);
 	ret = sp_nl_errno(rtnl_link_change(sk, link, change, 0));
 	rtnl_link_put(change);
-out:
-	if (link)
-		rtnl_link_put(link);
-	nl_socket_free(sk);
 	return ret;
+}
+
+static int nl_link_set(void *ctx, const char *ns, const char *dev, int up)
+{
+	(void)ctx;
+	return on_link(ns, dev, set_flags, &up);
 }
 
 static int nl_link_del(void *ctx, const char *dev)
