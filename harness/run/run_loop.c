@@ -112,7 +112,7 @@ int sp_run_faults_resolve(struct sp_fault *f, size_t n, struct sp_state *st,
 
 	for (i = 0; i < n; i++) {
 		p = sp_state_find_path(st, f[i].path);
-		if (!p || !st->npaths)
+		if (!p)
 			return sp_errf(err, errlen, -ENOENT, "--fault %zu: "
 				       "topology %s has no path '%s' (its "
 				       "paths are %s..%s)", i + 1,
