@@ -253,12 +253,16 @@ static int lib_list(void *ctx, char *buf, size_t len)
 static int lib_remove(void *ctx, const char *name)
 {
 	struct dm_task *dmt = task_on(DM_DEVICE_REMOVE, name);
+	int ret;
 
 	(void)ctx;
 	if (!dmt)
 		return -ENOMEM;
 	/* as dmsetup remove --retry: a closing udev or blkid lets go */
-	return task_finish(dmt, dm_task_retry_remove(dmt));
+	ret = task_finish(dmt, dm_task_retry_remove(dmt));
+	if (!ret)
+		dm_task_update_nodes();	/* the node goes now, not at exit */
+	return ret;
 }
 
 const struct sp_dm_ops sp_dm_lib_ops = {
