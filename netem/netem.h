@@ -10,15 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/dist.h"
+
 #define SP_NETEM_ERRLEN 320
 #define SP_NETEM_DIST_MAX 16384	/* int16 entries; tc's tables have 4096 */
 
-enum sp_netem_dist {
-	SP_NETEM_DIST_NONE,	/* netem's own uniform spread */
-	SP_NETEM_DIST_NORMAL,
-	SP_NETEM_DIST_PARETO,
-	SP_NETEM_DIST_PARETONORMAL,
-};
 
 /* Which words were given, so `change` and `show` know what is meant. */
 enum {
@@ -32,13 +28,12 @@ struct sp_netem_spec {
 	unsigned int has;
 	int64_t delay_ns, jitter_ns;
 	double delay_corr_pct;
-	enum sp_netem_dist dist;
+	enum sp_dist dist;
 	double loss_pct, loss_corr_pct;
 	uint64_t rate_bps;		/* bits per second */
 	uint32_t limit;			/* packets; 0: kernel default (1000) */
 };
 
-extern const char *const sp_netem_dist_names[];	/* indexed by enum */
 
 /* The grammar, for usage and for every parse error. */
 const char *sp_netem_explain(void);

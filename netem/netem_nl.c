@@ -2,6 +2,8 @@
  * namespace stays bound to it, so we enter /run/netns/NAME only around
  * nl_connect() and return at once; the process is single-threaded. */
 #include "netem/netem.h"
+#include "netem/netns.h"
+#include "netem/nl_sock.h"
 
 #include "common/file.h"
 #include "common/log.h"
@@ -27,7 +29,7 @@
 
 #define DEFAULT_LIMIT 1000	/* what tc sets; the kernel drops all at 0 */
 
-static int nl_to_errno(int nlerr)
+int sp_nl_errno(int nlerr)
 {
 	switch (nlerr < 0 ? -nlerr : nlerr) {
 	case 0: return 0;
@@ -55,19 +57,15 @@ static double u32_to_pct(uint32_t v)
 	return round((double)v * 100.0 / (double)UINT32_MAX * 1000.0) / 1000.0;
 }
 
-static int open_sock(const char *netns, struct nl_sock **out)
+int sp_nl_open_sock(const char *netns, struct nl_sock **out)
 {
-	char path[PATH_MAX];
 	int fd = -1, saved = -1, ret = 0;
 	struct nl_sock *sk;
 
 	if (netns) {
-		if (!*netns || strchr(netns, '/') || strlen(netns) > 200)
-			return -ESRCH;
-		snprintf(path, sizeof(path), "/run/netns/%s", netns);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = sp_netns_open(netns);
 		if (fd < 0)
-			return errno == ENOENT ? -ESRCH : -errno;
+			return fd;
 		saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 		if (saved < 0 || setns(fd, CLONE_NEWNET)) {
 			ret = -errno;
@@ -82,7 +80,7 @@ static int open_sock(const char *netns, struct nl_sock **out)
 	if (!sk)
 		ret = -ENOMEM;
 	else if ((ret = nl_connect(sk, NETLINK_ROUTE))) {
-		ret = nl_to_errno(ret);
+		ret = sp_nl_errno(ret);
 		nl_socket_free(sk);
 	}
 	if (saved >= 0) {
@@ -103,7 +101,7 @@ static int dev_index(struct nl_sock *sk, const char *dev, int *idx)
 	int ret = rtnl_link_get_kernel(sk, 0, dev, &link);
 
 	if (ret) {
-		ret = nl_to_errno(ret);
+		ret = sp_nl_errno(ret);
 		return ret == -ENOENT ? -ENODEV : ret;
 	}
 	*idx = rtnl_link_get_ifindex(link);
@@ -111,14 +109,14 @@ static int dev_index(struct nl_sock *sk, const char *dev, int *idx)
 	return 0;
 }
 
-static int load_dist(enum sp_netem_dist dist, int16_t **data, size_t *n)
+static int load_dist(enum sp_dist dist, int16_t **data, size_t *n)
 {
 	char path[PATH_MAX], *text;
 	int ret;
 
-	if (sp_netem_dist_path(sp_netem_dist_names[dist], path, sizeof(path))) {
+	if (sp_netem_dist_path(sp_dist_names[dist], path, sizeof(path))) {
 		sp_err("no %s.dist table (iproute2 installs them under "
-		       "/usr/lib/<arch>/tc)", sp_netem_dist_names[dist]);
+		       "/usr/lib/<arch>/tc)", sp_dist_names[dist]);
 		return -ENOENT;
 	}
 	/* iproute2's tables are some 20 KiB */
@@ -187,7 +185,7 @@ static int get_root(struct nl_sock *sk, int idx, struct nl_cache **cache,
 	const char *kind;
 
 	if (ret)
-		return nl_to_errno(ret);
+		return sp_nl_errno(ret);
 	*q = rtnl_qdisc_get_by_parent(*cache, idx, TC_H_ROOT);
 	kind = *q ? rtnl_tc_get_kind(TC_CAST(*q)) : NULL;
 	if (!kind || strcmp(kind, "netem")) {
@@ -245,7 +243,7 @@ static int on_netem_root(const char *netns, const char *dev,
 	struct rtnl_qdisc *q = NULL;
 	int idx, ret;
 
-	if ((ret = open_sock(netns, &sk)))
+	if ((ret = sp_nl_open_sock(netns, &sk)))
 		return ret;
 	ret = dev_index(sk, dev, &idx);
 	if (!ret)
@@ -270,7 +268,7 @@ static int read_root(struct nl_sock *sk, struct rtnl_qdisc *q, void *spec)
 static int delete_root(struct nl_sock *sk, struct rtnl_qdisc *q, void *arg)
 {
 	(void)arg;
-	return nl_to_errno(rtnl_qdisc_delete(sk, q));
+	return sp_nl_errno(rtnl_qdisc_delete(sk, q));
 }
 
 static int nl_get(void *ctx, const char *netns, const char *dev,
@@ -293,14 +291,14 @@ static int fill(struct rtnl_qdisc *q, const struct sp_netem_spec *s)
 		rtnl_netem_set_delay_correlation(
 			q, (int)pct_to_u32(s->delay_corr_pct));
 	}
-	if (s->dist != SP_NETEM_DIST_NONE) {
+	if (s->dist != SP_DIST_UNIFORM) {
 		ret = load_dist(s->dist, &table, &n);
 		if (ret)
 			return ret;
 		ret = rtnl_netem_set_delay_distribution_data(q, table, n);
 		free(table);
 		if (ret < 0)
-			return nl_to_errno(ret);
+			return sp_nl_errno(ret);
 	}
 	if (s->has & SP_NETEM_HAS_LOSS) {
 		rtnl_netem_set_loss(q, (int)pct_to_u32(s->loss_pct));
@@ -355,7 +353,7 @@ static int nl_set(void *ctx, const char *netns, const char *dev,
 		if (ret && ret != -ENOENT)
 			return ret;
 	}
-	if ((ret = open_sock(netns, &sk)))
+	if ((ret = sp_nl_open_sock(netns, &sk)))
 		return ret;
 	if ((ret = dev_index(sk, dev, &idx)))
 		goto out;
@@ -367,7 +365,7 @@ static int nl_set(void *ctx, const char *netns, const char *dev,
 	rtnl_tc_set_ifindex(TC_CAST(q), idx);
 	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
 	if ((ret = rtnl_tc_set_kind(TC_CAST(q), "netem"))) {
-		ret = nl_to_errno(ret);
+		ret = sp_nl_errno(ret);
 		goto out;
 	}
 	if ((ret = fill(q, &want)))
@@ -375,7 +373,7 @@ static int nl_set(void *ctx, const char *netns, const char *dev,
 	ret = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE,
 					   &msg);
 	if (ret) {
-		ret = nl_to_errno(ret);
+		ret = sp_nl_errno(ret);
 		goto out;
 	}
 	if ((ret = trim_after_options(msg, &opts)) ||
@@ -386,7 +384,7 @@ static int nl_set(void *ctx, const char *netns, const char *dev,
 	}
 	ret = nl_send_sync(sk, msg);	/* frees msg */
 	/* the device exists, so "not found" is the qdisc kind itself */
-	ret = nl_to_errno(ret);
+	ret = sp_nl_errno(ret);
 	if (ret == -ENOENT)
 		ret = -ENOPKG;
 out:

@@ -14,9 +14,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-const char *const sp_netem_dist_names[] = { "uniform", "normal", "pareto",
-					    "paretonormal", NULL };
-
 const char *sp_netem_explain(void)
 {
 	return "netem words: [ delay TIME [ JITTER [ CORRELATION% ] ] "
@@ -131,14 +128,14 @@ int sp_netem_parse(int argc, char **argv, struct sp_netem_spec *spec,
 			if (have_dist)
 				return bad(err, errlen,
 					   "'distribution' given twice");
-			for (k = 1; v && sp_netem_dist_names[k]; k++)
-				if (!strcmp(v, sp_netem_dist_names[k]))
+			for (k = 1; v && sp_dist_names[k]; k++)
+				if (!strcmp(v, sp_dist_names[k]))
 					break;
-			if (!v || !sp_netem_dist_names[k])
+			if (!v || !sp_dist_names[k])
 				return bad(err, errlen, "bad distribution '%s': "
 					   "want normal, pareto or paretonormal",
 					   v ? v : "");
-			spec->dist = (enum sp_netem_dist)k;
+			spec->dist = (enum sp_dist)k;
 			have_dist = 1;
 			i++;
 		} else if (!strcmp(w, "loss")) {
@@ -181,8 +178,8 @@ int sp_netem_parse(int argc, char **argv, struct sp_netem_spec *spec,
 	if (have_dist && !have_jitter)
 		return bad(err, errlen, "distribution %s needs a jitter: "
 			   "delay TIME JITTER distribution %s",
-			   sp_netem_dist_names[spec->dist],
-			   sp_netem_dist_names[spec->dist]);
+			   sp_dist_names[spec->dist],
+			   sp_dist_names[spec->dist]);
 	if (have_corr && !spec->jitter_ns)
 		return bad(err, errlen, "a delay correlation needs a jitter "
 			   "above 0");
@@ -218,9 +215,9 @@ int sp_netem_validate(const struct sp_netem_spec *s, char *err,
 			   "the most one command may be held",
 			   sp_format_duration(s->delay_ns, a, sizeof(a)),
 			   sp_format_duration(s->jitter_ns, b, sizeof(b)));
-	if (s->dist != SP_NETEM_DIST_NONE && !s->jitter_ns)
+	if (s->dist != SP_DIST_UNIFORM && !s->jitter_ns)
 		return bad(err, errlen, "distribution %s needs a jitter above 0",
-			   sp_netem_dist_names[s->dist]);
+			   sp_dist_names[s->dist]);
 	if (s->delay_corr_pct < 0 || s->delay_corr_pct > 100 ||
 	    s->loss_pct < 0 || s->loss_pct > 100 ||
 	    s->loss_corr_pct < 0 || s->loss_corr_pct > 100)
@@ -269,9 +266,9 @@ int sp_netem_format(const struct sp_netem_spec *s, char *buf, size_t len)
 			    sp_format_duration(s->jitter_ns, b, sizeof(b)));
 		if (s->jitter_ns && s->delay_corr_pct > 0)
 			sp_strbuf_printf(&sb, " %g%%", s->delay_corr_pct);
-		if (s->dist != SP_NETEM_DIST_NONE)
+		if (s->dist != SP_DIST_UNIFORM)
 			sp_strbuf_printf(&sb, " distribution %s",
-			    sp_netem_dist_names[s->dist]);
+			    sp_dist_names[s->dist]);
 	}
 	if (s->has & SP_NETEM_HAS_LOSS) {
 		sp_strbuf_printf(&sb, "%sloss %g%%", sb.used ? " " : "",

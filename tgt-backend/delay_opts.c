@@ -11,10 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const dist_names[] = {
-	[JITTER_UNIFORM] = "uniform", [JITTER_NORMAL] = "normal",
-	[JITTER_PARETO] = "pareto", NULL,
-};
 static const char *const when_names[] = {
 	[DELAY_WHEN_AFTER] = "after", [DELAY_WHEN_BEFORE] = "before", NULL,
 };
@@ -35,7 +31,7 @@ static const struct sp_opt delay_table[] = {
 	  .offset = OFF(jitter_ns),
 	  .help = "random extra delay: uniform half-width, normal sd, pareto mean" },
 	{ .name = "dist", .type = SP_OPT_ENUM, .def = "uniform",
-	  .choices = dist_names, .offset = OFF(dist),
+	  .choices = sp_dist_store_names, .offset = OFF(dist),
 	  .help = "jitter distribution: uniform|normal|pareto" },
 	{ .name = "seed", .type = SP_OPT_INT, .def = "-1", .min = -1,
 	  .max = 9007199254740992.0, .offset = OFF(seed),
@@ -152,17 +148,8 @@ int delay_opts_parse(struct delay_opts *o, char *text,
 
 const char *delay_dist_name(int dist)
 {
-	return dist >= 0 && dist <= JITTER_PARETO ? dist_names[dist] : "?";
-}
-
-int delay_dist_by_name(const char *name)
-{
-	int k;
-
-	for (k = 0; dist_names[k]; k++)
-		if (!strcmp(dist_names[k], name))
-			return k;
-	return -EINVAL;
+	return dist >= 0 && dist <= SP_DIST_PARETO ? sp_dist_store_names[dist]
+						   : "?";
 }
 
 const char *delay_sense_name(int sense)
@@ -226,7 +213,7 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 	if (!len)
 		return -ENOSPC;
 	buf[0] = '\0';
-	if (o->dist < 0 || o->dist > JITTER_PARETO || o->when < 0 ||
+	if (o->dist < 0 || o->dist > SP_DIST_PARETO || o->when < 0 ||
 	    o->when > DELAY_WHEN_BEFORE || o->error_sense < 0 ||
 	    o->error_sense >= DELAY_SENSE_COUNT || !(o->error_rate >= 0) ||
 	    o->error_rate > 1 ||
@@ -238,7 +225,7 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 		     sp_format_duration(o->read_delay_ns, rd, sizeof(rd)),
 		     sp_format_duration(o->write_delay_ns, wr, sizeof(wr)),
 		     sp_format_duration(o->jitter_ns, ji, sizeof(ji)),
-		     dist_names[o->dist]);
+		     sp_dist_store_names[o->dist]);
 	if (!ret && o->seed != def.seed)
 		ret = put_kv(buf, len, &used, "seed=%lld", (long long)o->seed);
 	if (!ret && o->when != def.when)

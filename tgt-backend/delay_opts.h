@@ -29,7 +29,7 @@ struct delay_opts {
 	int64_t read_delay_ns;
 	int64_t write_delay_ns;
 	int64_t jitter_ns;
-	int dist;			/* enum jitter_dist */
+	int dist;			/* enum sp_dist */
 	int64_t seed;			/* -1: derive one at LUN creation */
 	int when;			/* enum delay_when */
 	int64_t service_ns;		/* each command's time in one of the servers */
@@ -65,8 +65,6 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len);
 size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len);
 
 const char *delay_dist_name(int dist);
-/* The dist called name ("normal"), or -EINVAL. */
-int delay_dist_by_name(const char *name);
 const char *delay_when_name(int when);
 /* "medium", "not-ready", ... (delay_fault.h); "?" out of range. */
 const char *delay_sense_name(int sense);

@@ -27,28 +27,31 @@ double jitter_next_unit(struct jitter_rng *rng)
 	return ((double)(jitter_next_u64(rng) >> 11) + 0.5) * 0x1.0p-53;
 }
 
-double jitter_sample_ns(struct jitter_rng *rng, enum jitter_dist dist,
+double jitter_sample_ns(struct jitter_rng *rng, enum sp_dist dist,
 			int64_t jitter_ns)
 {
 	double j = (double)jitter_ns, u, v;
 
 	switch (dist) {
-	case JITTER_UNIFORM:
+	case SP_DIST_UNIFORM:
 		return (2.0 * jitter_next_unit(rng) - 1.0) * j;
-	case JITTER_NORMAL:
+	case SP_DIST_NORMAL:
 		u = jitter_next_unit(rng);
 		v = jitter_next_unit(rng);
 		return j * sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
-	case JITTER_PARETO:
+	case SP_DIST_PARETO:
 		u = jitter_next_unit(rng);
 		/* Lomax by inversion; (shape - 1) scales its mean to j. */
 		return j * (JITTER_PARETO_SHAPE - 1.0) *
 		       (pow(u, -1.0 / JITTER_PARETO_SHAPE) - 1.0);
+	case SP_DIST_PARETONORMAL:	/* netem's only: the opts refuse it */
+	case SP_DIST_COUNT:
+		break;
 	}
 	return 0.0;
 }
 
-int64_t jitter_delay_ns(struct jitter_rng *rng, enum jitter_dist dist,
+int64_t jitter_delay_ns(struct jitter_rng *rng, enum sp_dist dist,
 			int64_t base_ns, int64_t jitter_ns)
 {
 	double total;

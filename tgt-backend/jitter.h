@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-enum jitter_dist { JITTER_UNIFORM, JITTER_NORMAL, JITTER_PARETO };
+#include "common/dist.h"
 
 /* Shape 3: finite variance (3 x jitter^2), so a sample spread can be
  * tested, yet p99.9 is about 8.5 x jitter. */
@@ -29,12 +29,12 @@ uint64_t jitter_next_u64(struct jitter_rng *rng);
 double jitter_next_unit(struct jitter_rng *rng);
 
 /* One sample of the extra delay (may be negative for uniform/normal). */
-double jitter_sample_ns(struct jitter_rng *rng, enum jitter_dist dist,
+double jitter_sample_ns(struct jitter_rng *rng, enum sp_dist dist,
 			int64_t jitter_ns);
 
 /* base + sample, clamped to [0, SP_DELAY_MAX_NS]; base alone when jitter is 0
  * (and then the generator is not advanced). */
-int64_t jitter_delay_ns(struct jitter_rng *rng, enum jitter_dist dist,
+int64_t jitter_delay_ns(struct jitter_rng *rng, enum sp_dist dist,
 			int64_t base_ns, int64_t jitter_ns);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/dist.h"
 #include "dm/dm_table.h"
 
 #define SP_TOPO_MAX_PATHS 16
@@ -19,13 +20,9 @@
 #define SP_TOPO_RANGE_LEN 15
 
 enum sp_mech { SP_MECH_BACKEND, SP_MECH_NETEM, SP_MECH_BOTH };
-enum sp_dist {
-	SP_DIST_UNIFORM, SP_DIST_NORMAL, SP_DIST_PARETO, SP_DIST_PARETONORMAL,
-};
 enum sp_jitter_kind { SP_JITTER_NONE, SP_JITTER_ABS, SP_JITTER_PCT };
 
 extern const char *const sp_mech_names[];	/* NULL-terminated */
-extern const char *const sp_dist_names[];
 
 struct sp_jitter {
 	enum sp_jitter_kind kind;

@@ -19,9 +19,6 @@
 #include <string.h>
 
 const char *const sp_mech_names[] = { "backend", "netem", "both", NULL };
-const char *const sp_dist_names[] = { "uniform", "normal", "pareto",
-				      "paretonormal", NULL };
-
 #define MAX_LINE 1024
 
 /* What the [topology] section's table writes; strings point into the

@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "dm/dm_dev.h"
 #include "harness/bringup/state.h"
+#include "netem/net.h"
 #include "netem/netem.h"
 #include "topologies/topo.h"
 
@@ -46,9 +48,10 @@ struct sp_sys_ops {
 	 * not NULL, gets its stdout, NUL-terminated and truncated. */
 	int (*run)(void *ctx, const char *const *argv, char *out,
 		   size_t outlen);
-	/* Starts a daemon in its own session, stdout+stderr to logfile. */
-	int (*spawn)(void *ctx, const char *const *argv, const char *logfile,
-		     pid_t *pid);
+	/* Starts a daemon in its own session, stdout+stderr to logfile,
+	 * inside the named network namespace netns (NULL: ours). */
+	int (*spawn)(void *ctx, const char *netns, const char *const *argv,
+		     const char *logfile, pid_t *pid);
 	int (*kill)(void *ctx, pid_t pid, int sig);
 	/* 1 when pid runs a program whose comm is comm, else 0. */
 	int (*pid_is)(void *ctx, pid_t pid, const char *comm);
@@ -74,16 +77,12 @@ struct sp_sys_ops {
 	void (*sleep_ms)(void *ctx, unsigned int ms);
 	/* The last run's stderr, for messages. */
 	const char *(*last_error)(void *ctx);
-	/* A map's live table as `dmsetup table` prints it, and a new one
-	 * swapped in (load, then resume: suspended only around the swap),
-	 * both in process: in the lab every exec costs about a second.
-	 * Either may be NULL or fail; then the table is read through
-	 * dmsetup and loaded with dmsetup suspend/reload/resume. */
-	int (*dm_table_get)(void *ctx, const char *name, char *buf,
-			    size_t len);
-	int (*dm_reload)(void *ctx, const char *name, const char *table);
+	/* Every device-mapper operation (dm/dm_dev.h). */
+	const struct sp_dm_ops *dm;
 	/* netem on the paths' target interfaces, inside their netns. */
 	const struct sp_netem_ops *netem;
+	/* Links, addresses, named namespaces (netem/net.h). */
+	const struct sp_net_ops *net;
 	/* What /proc says of pid (a zombie of ours is reaped): 0, or
 	 * -ENOENT when there is no such process. */
 	int (*pid_info)(void *ctx, pid_t pid, struct sp_pid_info *pi);
@@ -288,12 +287,6 @@ int sp_sys_failed(const struct sp_sys_ops *ops, int r, const char *what,
 int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
 			 char *err, size_t errlen);
 void sp_bringup_portal(const struct sp_state_path *p, char *buf, size_t len);
-
-/* The real dm ops of sp_sys_real (bringup_dm.c, libdevmapper). */
-int sp_sys_dm_table_get(void *ctx, const char *name, char *buf, size_t len);
-int sp_sys_dm_reload(void *ctx, const char *name, const char *table);
-/* The map's live status line, as `dmsetup status` prints it. */
-int sp_sys_dm_status_get(void *ctx, const char *name, char *buf, size_t len);
 
 /* The real /proc and /sys ops of sp_sys_real (bringup_sys_proc.c). */
 int sp_sys_pid_info(void *ctx, pid_t pid, struct sp_pid_info *pi);

@@ -48,39 +48,27 @@ static int starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* fn on each line of text; fn may run commands itself, which reuse
+ * d->out, so a copy. */
+static void each_line_of(struct down *d, void (*fn)(struct down *, char *),
+			 const char *text)
+{
+	char *line, *save, *copy = strdup(text);
+
+	if (!copy)
+		return;
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		fn(d, line);
+	free(copy);
+}
+
 /* Runs a command whose stdout we walk line by line into fn. */
 static void each_line(struct down *d, void (*fn)(struct down *, char *),
 		      const char *const *argv)
 {
-	char *line, *save;
-
-	if (d->ops->run(d->ops->ctx, argv, d->out, OUTLEN))
-		return;
-	/* fn may run commands itself, which reuse d->out */
-	{
-		char *copy = strdup(d->out);
-
-		if (!copy)
-			return;
-		for (line = strtok_r(copy, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save))
-			fn(d, line);
-		free(copy);
-	}
-}
-
-/* "OPEN MAJOR MINOR" of a map; 0, or -ENOENT when there is none. */
-static int map_numbers(struct down *d, const char *name, unsigned int *open,
-		       unsigned int *major, unsigned int *minor)
-{
-	char out[128];
-
-	if (sp_sys_runv(d->ops, out, sizeof(out), "dmsetup", "info", "-c",
-			"--noheadings", "--separator", " ", "-o",
-			"open,major,minor", name, NULL) ||
-	    sscanf(out, "%u %u %u", open, major, minor) != 3)
-		return -ENOENT;
-	return 0;
+	if (!d->ops->run(d->ops->ctx, argv, d->out, OUTLEN))
+		each_line_of(d, fn, d->out);
 }
 
 /* "pid 1234 dd, holder dm-4" from dev_users' lines */
@@ -108,19 +96,22 @@ static void users_text(const char *lines, char *buf, size_t len)
 static int map_held(struct down *d, const char *name)
 {
 	char users[2048], who[1024];
-	unsigned int open_count = 0, major, minor;
+	struct sp_dm_info info;
+	unsigned int open_count = 0;
 	int round;
 
 	for (round = 0; round < 10; round++) {
-		if (map_numbers(d, name, &open_count, &major, &minor))
-			return 0;	/* dmsetup remove will tell */
+		if (d->ops->dm->info(d->ops->dm->ctx, name, &info))
+			return 0;	/* the remove will tell */
+		open_count = info.open_count > 0 ? (unsigned)info.open_count
+						 : 0;
 		if (!open_count)
 			return 0;
 		d->ops->sleep_ms(d->ops->ctx, 200);
 	}
 	users[0] = '\0';
 	if (d->ops->dev_users)
-		d->ops->dev_users(d->ops->ctx, major, minor, users,
+		d->ops->dev_users(d->ops->ctx, info.major, info.minor, users,
 				  sizeof(users));
 	users_text(users, who, sizeof(who));
 	snprintf(users, sizeof(users), "map %s is open %u time%s (%s): close "
@@ -134,12 +125,13 @@ static int map_held(struct down *d, const char *name)
 
 static void remove_map(struct down *d, const char *name)
 {
-	if (sp_sys_runv(d->ops, NULL, 0, "dmsetup", "info", name, NULL))
+	struct sp_dm_info info;
+
+	if (d->ops->dm->info(d->ops->dm->ctx, name, &info))
 		return;
 	if (map_held(d, name))
 		return;
-	if (sp_sys_runv(d->ops, NULL, 0, "dmsetup", "remove", "--retry",
-			"--noudevsync", name, NULL))
+	if (d->ops->dm->remove(d->ops->dm->ctx, name))
 		note_left(d, "map %s (in use?)", name);
 }
 
@@ -199,7 +191,7 @@ static void stop_run(struct down *d, const struct sp_state *st)
 {
 	static char users[4096];
 	pid_t members[256];
-	unsigned int open_count, major, minor;
+	struct sp_dm_info info;
 	size_t i, n;
 	int round;
 	char what[64];
@@ -210,10 +202,10 @@ static void stop_run(struct down *d, const struct sp_state *st)
 	for (round = 0; round < 100; round++) {
 		users[0] = '\0';
 		if (st->map_name[0] && d->ops->dev_users &&
-		    !map_numbers(d, st->map_name, &open_count, &major,
-				 &minor) && open_count)
-			d->ops->dev_users(d->ops->ctx, major, minor, users,
-					  sizeof(users));
+		    !d->ops->dm->info(d->ops->dm->ctx, st->map_name, &info) &&
+		    info.open_count > 0)
+			d->ops->dev_users(d->ops->ctx, info.major, info.minor,
+					  users, sizeof(users));
 		n = fio_members(d, st, users, members, 256);
 		if (!n)
 			return;
@@ -369,15 +361,16 @@ static void kill_ns_pid(struct down *d, char *line)
 
 static void remove_netns(struct down *d, const char *ns)
 {
+	const struct sp_net_ops *net = d->ops->net;
 	char path[128];
-	const char *argv[] = { "ip", "netns", "pids", ns, NULL };
 
-	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	snprintf(path, sizeof(path), "%s/%s", SP_NETNS_DIR, ns);
 	if (!d->ops->exists(d->ops->ctx, path))
 		return;
 	/* tgtds found by namespace: also those a lost journal never named */
-	each_line(d, kill_ns_pid, argv);
-	if (sp_sys_runv(d->ops, NULL, 0, "ip", "netns", "del", ns, NULL))
+	if (!net->netns_pids(net->ctx, ns, d->out, OUTLEN))
+		each_line_of(d, kill_ns_pid, d->out);
+	if (net->netns_del(net->ctx, ns))
 		note_left(d, "namespace %s", ns);
 }
 
@@ -397,7 +390,7 @@ static void remove_link(struct down *d, const char *ifname)
 	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
 	if (!d->ops->exists(d->ops->ctx, path))
 		return;
-	if (!sp_sys_runv(d->ops, NULL, 0, "ip", "link", "del", ifname, NULL))
+	if (!d->ops->net->link_del(d->ops->net->ctx, ifname))
 		return;
 	/* a veth whose peer's namespace just went disappears by itself,
 	 * a moment later */
@@ -540,22 +533,20 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 {
 	static char out[OUTLEN];
 	struct down d = { .ops = ops, .out = out };
-	const char *maps[] = { "dmsetup", "info", "-c", "--noheadings", "-o",
-			       "name,uuid", "--separator", " ", NULL };
 	const char *sessions[] = { "iscsiadm", "-m", "session", NULL };
 	const char *nodes[] = { "iscsiadm", "-m", "node", NULL };
-	const char *netns[] = { "ip", "netns", "list", NULL };
-	const char *links[] = { "ip", "-o", "link", "show", NULL };
 
 	if (st)
 		undo_journal(&d, st, state_dir);
-	if (!d.stop)
-		each_line(&d, sweep_map, maps);
+	if (!d.stop && !ops->dm->list(ops->dm->ctx, out, sizeof(out)))
+		each_line_of(&d, sweep_map, out);
 	if (!d.stop) {
 		each_line(&d, sweep_iscsi, sessions);
 		each_line(&d, sweep_iscsi, nodes);
-		each_line(&d, sweep_netns, netns);
-		each_line(&d, sweep_link, links);
+		if (!ops->net->netns_list(ops->net->ctx, out, sizeof(out)))
+			each_line_of(&d, sweep_netns, out);
+		if (!ops->net->link_list(ops->net->ctx, out, sizeof(out)))
+			each_line_of(&d, sweep_link, out);
 	}
 	if (d.left[0]) {
 		snprintf(err, errlen, "still there: %s", d.left);

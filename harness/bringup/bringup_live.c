@@ -163,56 +163,20 @@ int sp_bringup_load_selector(const struct sp_sys_ops *ops,
 	return 0;
 }
 
-/* The live table, in process when the ops can (run reloads before
- * every case), else through dmsetup. *fast says which it was. */
+/* The live table, in process (run reloads before every case). */
 static int read_map(const struct sp_sys_ops *ops, const struct sp_state *st,
-		    struct sp_dm_map *map, int *fast, char *err,
-		    size_t errlen)
+		    struct sp_dm_map *map, char *err, size_t errlen)
 {
 	static char out[8192];
 	char dmerr[SP_DM_ERRLEN];
-	int ret;
+	int ret = ops->dm->table(ops->dm->ctx, st->map_name, out, sizeof(out));
 
-	*fast = ops->dm_table_get && ops->dm_reload &&
-		!ops->dm_table_get(ops->ctx, st->map_name, out, sizeof(out)) &&
-		!sp_dm_table_parse(out, map, dmerr, sizeof(dmerr));
-	if (*fast)
-		return 0;
-	if (ops->dm_table_get)
-		sp_debug("libdevmapper cannot read %s; reloading with dmsetup",
-			 st->map_name);
-	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "table",
-			st->map_name, NULL))
+	if (ret)
 		return sp_errf(err, errlen, -ENOENT, "map %s is not there: %s",
-			     st->map_name, sp_sys_error(ops));
+			       st->map_name, strerror(-ret));
 	ret = sp_dm_table_parse(out, map, dmerr, sizeof(dmerr));
 	return ret ? sp_errf(err, errlen, ret, "map %s has a table slowpath "
 			   "cannot read: %s", st->map_name, dmerr) : 0;
-}
-
-static int reload_dmsetup(const struct sp_sys_ops *ops, const char *name,
-			  const char *table, const struct sp_dm_selector *sel,
-			  char *err, size_t errlen)
-{
-	int ret, rret;
-
-	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "suspend", name, NULL))
-		return sp_errf(err, errlen, -EIO, "dmsetup suspend %s: %s",
-			     name, sp_sys_error(ops));
-	rret = sp_sys_runv(ops, NULL, 0, "dmsetup", "reload", name,
-			   "--table", table, NULL);
-	if (rret)
-		snprintf(err, errlen, "dmsetup reload with %s failed: %s",
-			 sp_selector_kernel_name(sel->kind), sp_sys_error(ops));
-	/* resume in any case: a suspended map would hang every reader */
-	ret = sp_sys_runv(ops, NULL, 0, "dmsetup", "resume", name,
-			  "--noudevsync", NULL);
-	if (rret)
-		return -EIO;
-	if (ret)
-		return sp_errf(err, errlen, -EIO, "dmsetup resume %s: %s",
-			     name, sp_sys_error(ops));
-	return 0;
 }
 
 int sp_bringup_selector_set(const struct sp_sys_ops *ops,
@@ -223,12 +187,12 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 	static char table[8192];
 	char dmerr[SP_DM_ERRLEN], line[96];
 	struct sp_dm_map map;
-	int ret, fast;
+	int ret;
 
 	if (!st->complete)
 		return sp_errf(err, errlen, -EINVAL, "topology %s is not fully "
 			     "up; run 'slowpath down'", st->topology);
-	ret = read_map(ops, st, &map, &fast, err, errlen);
+	ret = read_map(ops, st, &map, err, errlen);
 	if (ret)
 		return ret;
 	sp_bringup_retarget(&map, st, sel);
@@ -242,15 +206,11 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 		return ret;
 	if (ret)
 		sp_debug("%s; the reload will tell", err);
-	if (!fast)
-		ret = reload_dmsetup(ops, st->map_name, table, sel, err,
-				     errlen);
-	else if ((ret = ops->dm_reload(ops->ctx, st->map_name, table)))
-		sp_errf(err, errlen, ret, "loading %s into %s failed: %s",
-			sp_selector_kernel_name(sel->kind), st->map_name,
-			strerror(-ret));
+	ret = ops->dm->reload(ops->dm->ctx, st->map_name, table);
 	if (ret)
-		return ret;
+		return sp_errf(err, errlen, ret, "loading %s into %s failed: "
+			       "%s", sp_selector_kernel_name(sel->kind),
+			       st->map_name, strerror(-ret));
 	st->sel = *sel;
 	sp_state_fmt_selector(sel, line, sizeof(line));
 	return sp_bringup_record(state_dir, line, err, errlen);

@@ -58,8 +58,8 @@ int sp_bringup_pid_ours(const struct sp_sys_ops *ops, pid_t pid,
 	memset(&pi, 0, sizeof(pi));
 	if (pid <= 1 || ops->pid_info(ops->ctx, pid, &pi) || pi.state == 'Z')
 		return 0;
-	/* the start time names the process; exec (ip netns exec into
-	 * tgtd) keeps it. Without one (an old journal) only the name. */
+	/* the start time names the process (exec keeps it). Without one
+	 * (an old journal) only the name. */
 	if (start ? pi.start != start : strcmp(pi.comm, comm) != 0)
 		return 0;
 	if (!netns)

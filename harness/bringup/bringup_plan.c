@@ -313,7 +313,6 @@ int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
 		      char *buf, size_t len)
 {
 	struct delay_opts o;
-	int dist;
 
 	delay_opts_defaults(&o);
 	o.read_delay_ns = p->read_ns;
@@ -323,13 +322,12 @@ int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
 		o.service_ns = p->service_ns;
 		o.servers = p->servers;
 	}
-	dist = delay_dist_by_name(sp_dist_names[p->dist]);
 	/* paretonormal is netem's only (topo_check keeps it off the
 	 * store's jitter): then the store has no jitter to shape */
-	if (dist < 0 && p->jitter_ns)
-		return dist;
-	if (dist >= 0)
-		o.dist = dist;
+	if (p->dist == SP_DIST_PARETONORMAL && p->jitter_ns)
+		return -EINVAL;
+	if (p->dist != SP_DIST_PARETONORMAL)
+		o.dist = p->dist;
 	/* On exact time a deadline is met exactly by a timer, and a
 	 * busy-wait never ends: the clock stands still while the CPU works. */
 	if (sp_machine_exact_time())
@@ -360,12 +358,5 @@ void sp_bringup_netem_spec(const struct sp_state_path *p,
 		return;
 	spec->jitter_ns = p->netem_jitter_ns / SP_NSEC_PER_USEC *
 			  SP_NSEC_PER_USEC;
-	switch (p->dist) {
-	case SP_DIST_UNIFORM: spec->dist = SP_NETEM_DIST_NONE; break;
-	case SP_DIST_NORMAL: spec->dist = SP_NETEM_DIST_NORMAL; break;
-	case SP_DIST_PARETO: spec->dist = SP_NETEM_DIST_PARETO; break;
-	case SP_DIST_PARETONORMAL:
-		spec->dist = SP_NETEM_DIST_PARETONORMAL;
-		break;
-	}
+	spec->dist = p->dist;
 }

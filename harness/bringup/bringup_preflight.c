@@ -113,11 +113,10 @@ int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
 			     "install-backend', or use --mechanism netem",
 			     path);
 	}
-	ret = sp_sys_runv(ops, out, sizeof(out), "ip", "-o", "-4", "addr",
-			  "show", NULL);
+	ret = ops->net->addr4_list(ops->net->ctx, out, sizeof(out));
 	if (ret)
-		return sp_errf(err, errlen, ret < 0 ? ret : -EIO, "ip -o -4 addr show "
-			     "failed: %s", sp_sys_error(ops));
+		return sp_errf(err, errlen, ret, "cannot list the addresses in "
+			       "use: %s", strerror(-ret));
 	ret = sp_bringup_addr_clash(st, out, err, errlen);
 	if (ret)
 		return ret;

@@ -66,6 +66,7 @@ int sp_status_gather(const struct sp_sys_ops *ops, const struct sp_state *st,
 		     struct sp_status *s)
 {
 	char out[8192], path[160], err[SP_DM_ERRLEN];
+	struct sp_dm_info info;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
@@ -101,17 +102,14 @@ int sp_status_gather(const struct sp_sys_ops *ops, const struct sp_state *st,
 		}
 	}
 	if (!st->map_name[0] ||
-	    sp_sys_runv(ops, out, sizeof(out), "dmsetup", "info", "-c",
-			"--noheadings", "-o", "minor", st->map_name, NULL))
+	    ops->dm->info(ops->dm->ctx, st->map_name, &info))
 		return 0;
 	s->map_present = 1;
-	snprintf(s->dm_name, sizeof(s->dm_name), "dm-%d", atoi(out));
-	if (!sp_sys_runv(ops, out, sizeof(out), "dmsetup", "table",
-			 st->map_name, NULL) &&
+	snprintf(s->dm_name, sizeof(s->dm_name), "dm-%u", info.minor);
+	if (!ops->dm->table(ops->dm->ctx, st->map_name, out, sizeof(out)) &&
 	    !sp_dm_table_parse(out, &s->table, err, sizeof(err)))
 		s->has_table = 1;
-	if (!sp_sys_runv(ops, out, sizeof(out), "dmsetup", "status",
-			 st->map_name, NULL))
+	if (!ops->dm->status(ops->dm->ctx, st->map_name, out, sizeof(out)))
 		sp_status_parse_dm(s, out);
 	return 0;
 }

@@ -31,7 +31,8 @@ static const char *real_last_error(void *ctx)
 	return last_stderr;
 }
 
-/* dmsetup must not wait for a udev that is not there (the lab) */
+/* a tool on libdevmapper (multipath) must not wait for a udev that is
+ * not there (the lab) */
 static const char *const tool_env[] = { "DM_DISABLE_UDEV=1", NULL };
 
 static int real_run(void *ctx, const char *const *argv, char *out,
@@ -75,9 +76,16 @@ static int real_run(void *ctx, const char *const *argv, char *out,
 	return status;
 }
 
-static int real_spawn(void *ctx, const char *const *argv,
+/* In the child, before exec: into the daemon's namespace. */
+static int enter_netns(void *path)
+{
+	return sp_netns_enter(path);
+}
+
+static int real_spawn(void *ctx, const char *netns, const char *const *argv,
 		      const char *logfile, pid_t *out)
 {
+	char ns_path[300];
 	/* our own session: a Ctrl-C meant for `up` must not reach the
 	 * daemon before `up` has logged out of it */
 	struct sp_proc_opts o = {
@@ -85,11 +93,15 @@ static int real_spawn(void *ctx, const char *const *argv,
 			 SP_PROC_DEFAULT_SIGNALS,
 		.logfile = logfile,
 		.env = tool_env,
+		.child_setup = netns ? enter_netns : NULL,
+		.setup_arg = ns_path,
 	};
 	struct sp_proc p;
 	int ret;
 
 	(void)ctx;
+	if (netns && sp_netns_path(netns, ns_path, sizeof(ns_path)))
+		return -EINVAL;
 	sp_proc_init(&p);
 	ret = sp_proc_spawn(&p, argv, &o);
 	if (!ret)
@@ -328,9 +340,9 @@ const struct sp_sys_ops sp_sys_real = {
 	.write_file = real_write_file,
 	.sleep_ms = real_sleep_ms,
 	.last_error = real_last_error,
-	.dm_table_get = sp_sys_dm_table_get,
-	.dm_reload = sp_sys_dm_reload,
+	.dm = &sp_dm_lib_ops,
 	.netem = &sp_netem_nl_ops,
+	.net = &sp_net_real,
 	.pid_info = sp_sys_pid_info,
 	.file_ino = sp_sys_file_ino,
 	.list_pids = sp_sys_list_pids,

@@ -152,7 +152,7 @@ static int ensure_iscsid(struct up *u)
 	if (ret)
 		return ret;
 	snprintf(log, sizeof(log), "%s/iscsid.log", u->dir);
-	ret = u->ops->spawn(u->ops->ctx, argv, log, &pid);
+	ret = u->ops->spawn(u->ops->ctx, NULL, argv, log, &pid);
 	if (ret)
 		return failf(u, ret, "cannot start iscsid: %s", strerror(-ret));
 	u->st->iscsid_pid = pid;
@@ -170,33 +170,45 @@ static int ensure_iscsid(struct up *u)
 				 "(log: %s)", log);
 }
 
+/* A failed net op as "path a: WHAT: ERROR". */
+static int net_failed(struct up *u, const struct sp_state_path *p, int ret,
+		      const char *what)
+{
+	return ret ? failf(u, ret, "path %s: %s: %s", p->label, what,
+			   strerror(-ret)) : 0;
+}
+
 static int path_net(struct up *u, struct sp_state_path *p)
 {
+	const struct sp_net_ops *net = u->ops->net;
 	char cidr[40], tcidr[40], what[96];
 	int ret;
 
+	snprintf(what, sizeof(what), "namespace %s", p->netns);
 	ret = begin(u, SP_STEP_NETNS, p);
-	if (ret)
-		return ret;
-	snprintf(what, sizeof(what), "path %s: ip netns add %s", p->label,
-		 p->netns);
-	RUN(u, what, "ip", "netns", "add", p->netns);
-	ret = begin(u, SP_STEP_VETH, p);
+	if (!ret)
+		ret = net_failed(u, p, net->netns_add(net->ctx, p->netns),
+				 what);
+	if (!ret)
+		ret = begin(u, SP_STEP_VETH, p);
 	if (ret)
 		return ret;
 	snprintf(cidr, sizeof(cidr), "%s/%d", p->initiator_ip, p->prefix_len);
 	snprintf(tcidr, sizeof(tcidr), "%s/%d", p->target_ip, p->prefix_len);
-	snprintf(what, sizeof(what), "path %s: veth %s <-> %s", p->label,
-		 p->host_if, p->target_if);
-	RUN(u, what, "ip", "link", "add", p->host_if, "type", "veth", "peer",
-	    "name", p->target_if, "netns", p->netns);
-	RUN(u, what, "ip", "addr", "add", cidr, "dev", p->host_if);
-	RUN(u, what, "ip", "link", "set", p->host_if, "up");
-	RUN(u, what, "ip", "-n", p->netns, "addr", "add", tcidr, "dev",
-	    p->target_if);
-	RUN(u, what, "ip", "-n", p->netns, "link", "set", p->target_if, "up");
-	RUN(u, what, "ip", "-n", p->netns, "link", "set", "lo", "up");
-	return 0;
+	snprintf(what, sizeof(what), "veth %s <-> %s", p->host_if,
+		 p->target_if);
+	ret = net->veth_add(net->ctx, p->host_if, p->target_if, p->netns);
+	if (!ret)
+		ret = net->addr_add(net->ctx, NULL, p->host_if, cidr);
+	if (!ret)
+		ret = net->link_set(net->ctx, NULL, p->host_if, 1);
+	if (!ret)
+		ret = net->addr_add(net->ctx, p->netns, p->target_if, tcidr);
+	if (!ret)
+		ret = net->link_set(net->ctx, p->netns, p->target_if, 1);
+	if (!ret)
+		ret = net->link_set(net->ctx, p->netns, "lo", 1);
+	return net_failed(u, p, ret, what);
 }
 
 static int path_tgtd(struct up *u, struct sp_state_path *p)
@@ -213,11 +225,9 @@ static int path_tgtd(struct up *u, struct sp_state_path *p)
 	snprintf(portal, sizeof(portal), "portal=%s:%u", p->target_ip,
 		 p->portal_port);
 	snprintf(log, sizeof(log), "%s/tgtd-%u.log", u->dir, p->index);
-	argv[0] = "ip"; argv[1] = "netns"; argv[2] = "exec";
-	argv[3] = p->netns; argv[4] = "tgtd"; argv[5] = "-f";
-	argv[6] = "-C"; argv[7] = port; argv[8] = "--iscsi";
-	argv[9] = portal; argv[10] = NULL;
-	ret = u->ops->spawn(u->ops->ctx, argv, log, &pid);
+	argv[0] = "tgtd"; argv[1] = "-f"; argv[2] = "-C"; argv[3] = port;
+	argv[4] = "--iscsi"; argv[5] = portal; argv[6] = NULL;
+	ret = u->ops->spawn(u->ops->ctx, p->netns, argv, log, &pid);
 	if (ret)
 		return failf(u, ret, "path %s: cannot start tgtd: %s",
 			     p->label, strerror(-ret));
@@ -244,10 +254,8 @@ static int tgtd_wait(struct up *u, struct sp_state_path *p, unsigned int s)
 		if (!sp_sys_runv(u->ops, NULL, 0, "tgtadm", "-C", port,
 				 "--op", "show", "--mode", "sys", NULL))
 			return 0;
-		/* tgtd runs ip's pid after exec: gone means it died */
-		if (!u->ops->pid_is(u->ops->ctx, p->tgtd_pid, "tgtd") &&
-		    !u->ops->pid_is(u->ops->ctx, p->tgtd_pid, "ip"))
-			break;
+		if (!u->ops->pid_is(u->ops->ctx, p->tgtd_pid, "tgtd"))
+			break;	/* it died */
 		u->ops->sleep_ms(u->ops->ctx, 200);
 	}
 	snprintf(log, sizeof(log), "%s/tgtd-%u.log", u->dir, p->index);
@@ -465,11 +473,10 @@ static int make_map(struct up *u)
 	if (ret)
 		return ret;
 	sp_debug("table: %s", table);
-	RUN(u, "dmsetup create", "dmsetup", "create", u->st->map_name, "-u",
-	    u->st->map_uuid, "--noudevsync", "--table", table);
-	sp_sys_runv(u->ops, NULL, 0, "dmsetup", "mknodes", u->st->map_name,
-		    NULL);
-	return 0;
+	ret = u->ops->dm->create(u->ops->dm->ctx, u->st->map_name,
+				 u->st->map_uuid, table);
+	return ret ? failf(u, ret, "creating map %s failed: %s",
+			   u->st->map_name, strerror(-ret)) : 0;
 }
 
 static int do_up(struct up *u, const struct sp_up_opts *o)

@@ -2,7 +2,7 @@
 LIB_SRCS += harness/bringup/state.c harness/bringup/bringup_plan.c \
 	    harness/bringup/bringup_sys.c harness/bringup/bringup_up.c \
 	    harness/bringup/bringup_down.c harness/bringup/bringup_status.c \
-	    harness/bringup/bringup_live.c harness/bringup/bringup_dm.c \
+	    harness/bringup/bringup_live.c \
 	    harness/bringup/bringup_chap.c harness/bringup/bringup_preflight.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
 	    harness/bringup/state_compact.c harness/bringup/lock.c \
@@ -18,7 +18,7 @@ UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup_scale.c \
 	      tests/unit/harness/bringup/test_calib.c
 # the mock system of sp_sys_ops, one copy for every test that uses it
-BRINGUP_MOCK := tests/unit/harness/bringup/bringup_mock.c \
+BRINGUP_MOCK := tests/unit/harness/bringup/bringup_mock.c tests/unit/harness/bringup/bringup_mock_kernel.c \
 		tests/unit/harness/bringup/bringup_mock_files.c
 $(foreach t,test_bringup test_bringup_live test_bringup_down \
 	    test_bringup_scale test_bringup_chap,\

@@ -11,7 +11,7 @@
 #include "harness/bringup/calib.h"
 #include "harness/cli/cmd_effects.h"
 #include "harness/cli/commands.h"
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 
 #include <errno.h>
 #include <fcntl.h>

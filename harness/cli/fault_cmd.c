@@ -10,7 +10,7 @@
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/lock.h"
 #include "harness/cli/commands.h"
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 
 #include <errno.h>
 #include <signal.h>

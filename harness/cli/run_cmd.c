@@ -301,22 +301,14 @@ static int take_faults(int *argc, char **argv, struct sp_run_cli *cli)
 }
 
 /* Every --fault names a path of the topology that is up. */
-static int faults_on_target(const struct sp_run_plan *plan,
-			    const struct sp_run_target *t)
+static int faults_on_paths(struct sp_run_plan *plan, struct sp_state *st)
 {
-	size_t i, k;
+	char err[SP_RUN_ERRLEN];
 
-	for (i = 0; i < plan->n_faults; i++) {
-		for (k = 0; k < t->n_paths; k++)
-			if (!strcmp(plan->faults[i].path, t->label[k]))
-				break;
-		if (k == t->n_paths) {
-			sp_err("run: --fault %zu: topology %s has no path '%s' "
-			       "(its paths are %s..%s)", i + 1, t->topology,
-			       plan->faults[i].path, t->label[0],
-			       t->label[t->n_paths - 1]);
-			return SP_EXIT_USAGE;
-		}
+	if (sp_run_faults_resolve(plan->faults, plan->n_faults, st, err,
+				  sizeof(err))) {
+		sp_err("run: %s", err);
+		return SP_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -360,7 +352,7 @@ int cmd_run(int argc, char **argv)
 
 /* The checks on the topology that is up, under the run's lock (held on
  * success: *lock). An exit code. */
-static int run_target(const struct sp_run_plan *plan, const char *job_text,
+static int run_target(struct sp_run_plan *plan, const char *job_text,
 		      struct sp_state *st, struct sp_run_target *t, int *lock)
 {
 	char err[SP_RUN_ERRLEN];
@@ -376,7 +368,7 @@ static int run_target(const struct sp_run_plan *plan, const char *job_text,
 	if (!code)
 		code = exact_time_ends(plan, st);
 	if (!code)
-		code = faults_on_target(plan, t);
+		code = faults_on_paths(plan, st);
 	if (!code && job_text &&
 	    sp_run_job_check(job_text, plan->job_file, t->device, err,
 			     sizeof(err))) {

@@ -1,18 +1,14 @@
 /* Faults on one path of a topology that is up: what `slowpath fault`
  * does by hand and what `slowpath run --fault` schedules mid-run.
- * A fault is parsed from one spec ("at=10s path=p2 how=hang for=20s",
- * the same words `slowpath fault PATH HOW [--for D]` builds), applied
- * through struct sp_sys_ops (so unit tests mock every effect), recorded
- * in the state journal (so `down` and `fault PATH restore` can undo it
- * even after a crash), and undone by sp_fault_restore. */
+ * This is the pure grammar: a fault parsed from one spec ("at=10s
+ * path=p2 how=hang for=20s", the same words `slowpath fault PATH HOW
+ * [--for D]` builds) and formatted back. Applying and undoing one is
+ * harness/fault/fault_apply.h. */
 #ifndef SP_FAULT_H
 #define SP_FAULT_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#include "harness/bringup/bringup.h"
-#include "harness/bringup/state.h"
 
 enum sp_fault_how {
 	SP_FAULT_HANG,		/* the target stops answering */
@@ -52,52 +48,5 @@ int sp_fault_parse(const char *spec, struct sp_fault *f, char *err,
 		   size_t errlen);
 /* The spec text of *f, which sp_fault_parse reads back to *f. */
 int sp_fault_format(const struct sp_fault *f, char *buf, size_t len);
-
-/* Applies f->how to f->path now (FLAP: the first "down"; the caller's
- * clock drives sp_fault_flap_tick). 0 or -errno, err says what failed. */
-int sp_fault_apply(const struct sp_sys_ops *ops, struct sp_state *st,
-		   const struct sp_fault *f, char *err, size_t errlen);
-/* FLAP only: brings the link down (down = 1) or up; 0 or -errno. */
-int sp_fault_flap_tick(const struct sp_sys_ops *ops, struct sp_state *st,
-		       const struct sp_fault *f, int down, char *err,
-		       size_t errlen);
-/* Undoes any fault on path; a path with none is fine (idempotent).
- * Then, as multipathd's checker would (the testbed runs none), waits
- * until the path's SCSI device runs again and reinstates it in the map
- * when the map had failed it (for a path with no fault: only when its
- * device runs already, else 0 and nothing done). */
-int sp_fault_restore(const struct sp_sys_ops *ops, struct sp_state *st,
-		     const char *path, char *err, size_t errlen);
-
-/* The same three with the state directory given (the ones above use
- * sp_state_dir()). None takes the topology lock: the CLI does, and a
- * run holds it already. A path with a fault refuses another (-EBUSY);
- * a fault that fails halfway is undone before the error returns. */
-int sp_fault_apply_in(const struct sp_sys_ops *ops, struct sp_state *st,
-		      const char *dir, const struct sp_fault *f, char *err,
-		      size_t errlen);
-int sp_fault_restore_in(const struct sp_sys_ops *ops, struct sp_state *st,
-			const char *dir, const char *path, char *err,
-			size_t errlen);
-/* Undoes path's fault only when it is the one whose journal id is id
- * (the path's fault_id right after sp_fault_apply_in): -ESTALE, with
- * err saying so and nothing changed, when the path has no fault any
- * more or another one (restored and set again meanwhile). */
-int sp_fault_restore_own(const struct sp_sys_ops *ops, struct sp_state *st,
-			 const char *dir, const char *path, const char *id,
-			 char *err, size_t errlen);
-/* The end of `fault --for`: takes the topology lock in dir (NULL: the
- * state dir), trying again for up to wait_ms while another command
- * holds it (-EWOULDBLOCK after that, the fault left), loads the journal
- * into *st and sp_fault_restore_own's it; -ESTALE also when no topology
- * is up any more. */
-#define SP_FAULT_END_WAIT_MS (10 * 60 * 1000)
-int sp_fault_end_own(const struct sp_sys_ops *ops, struct sp_state *st,
-		     const char *dir, const char *path, const char *id,
-		     unsigned int wait_ms, char *err, size_t errlen);
-/* Every path's fault undone (what `down` does first); the first error
- * in err, the others tried anyway. */
-int sp_fault_restore_all(const struct sp_sys_ops *ops, struct sp_state *st,
-			 const char *dir, char *err, size_t errlen);
 
 #endif

@@ -2,7 +2,7 @@
  * (signals, ip link, netem, the delay store's ctl file, bring-up's own
  * tgtd start), journaled BEFORE it is done so `down` and `fault PATH
  * restore` find it even after a crash. See fault.h and docs/faults.md. */
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 #include "harness/bringup/bringup_status.h"
 
 #include "common/log.h"
@@ -91,13 +91,11 @@ static int link_set(const struct sp_sys_ops *ops,
 		    const struct sp_state_path *p, int down, char *err,
 		    size_t errlen)
 {
-	char what[96];
-	int r = sp_sys_runv(ops, NULL, 0, "ip", "link", "set", "dev",
-			    p->host_if, down ? "down" : "up", NULL);
+	int ret = ops->net->link_set(ops->net->ctx, NULL, p->host_if, !down);
 
-	snprintf(what, sizeof(what), "path %s: ip link set %s %s", p->label,
-		 p->host_if, down ? "down" : "up");
-	return r ? sp_sys_failed(ops, r, what, err, errlen) : 0;
+	return ret ? sp_errf(err, errlen, ret, "path %s: link %s %s: %s",
+			     p->label, p->host_if, down ? "down" : "up",
+			     strerror(-ret)) : 0;
 }
 
 /* Every packet lost both ways: the target's end keeps its delay and
@@ -286,9 +284,9 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 {
 	static char out[8192];
 	static struct sp_status s;
-	char path[128], state[32] = "", dev[32];
+	char path[128], state[32] = "", dev[32], msg[64];
 	size_t i, k = (size_t)(p - st->paths);
-	int waited;
+	int waited, ret;
 
 	if (!p->has_disk || !st->map_name[0])
 		return 0;
@@ -309,10 +307,10 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 				       wait_ms / 1000, p->label);
 		ops->sleep_ms(ops->ctx, 200);
 	}
-	if (sp_sys_runv(ops, out, sizeof(out), "dmsetup", "status",
-			st->map_name, NULL))
-		return sp_errf(err, errlen, -EIO, "path %s: dmsetup status %s: "
-			       "%s", p->label, st->map_name, sp_sys_error(ops));
+	ret = ops->dm->status(ops->dm->ctx, st->map_name, out, sizeof(out));
+	if (ret)
+		return sp_errf(err, errlen, -EIO, "path %s: the status of %s: "
+			       "%s", p->label, st->map_name, strerror(-ret));
 	memset(&s, 0, sizeof(s));
 	s.st = st;
 	for (i = 0; i < st->npaths; i++)
@@ -322,19 +320,20 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 	if (strcmp(s.paths[k].dm_state, "failed"))
 		return 0;
 	snprintf(dev, sizeof(dev), "%u:%u", p->major, p->minor);
-	if (sp_sys_runv(ops, NULL, 0, "dmsetup", "message", st->map_name, "0",
-			"reinstate_path", dev, NULL))
+	snprintf(msg, sizeof(msg), "reinstate_path %s", dev);
+	ret = ops->dm->message(ops->dm->ctx, st->map_name, msg);
+	if (ret)
 		return sp_errf(err, errlen, -EIO, "path %s: reinstating %s in %s:"
 			       " %s", p->label, dev, st->map_name,
-			       sp_sys_error(ops));
+			       strerror(-ret));
 	sp_info("path %s: %s reinstated in %s", p->label, dev, st->map_name);
 	/* no_path_retry N's timeout turns queueing off for good once it
 	 * fires; multipathd turns it back on when a path returns */
 	if (sp_initiator_queues(&st->init) &&
-	    sp_sys_runv(ops, NULL, 0, "dmsetup", "message", st->map_name, "0",
-			"queue_if_no_path", NULL))
+	    (ret = ops->dm->message(ops->dm->ctx, st->map_name,
+				    "queue_if_no_path")))
 		sp_warn("%s: queue_if_no_path not turned back on: %s",
-			st->map_name, sp_sys_error(ops));
+			st->map_name, strerror(-ret));
 	return 0;
 }
 

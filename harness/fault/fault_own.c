@@ -4,7 +4,7 @@
  * whose fault it is), and the topology lock may be busy for a while
  * (a selector set, a delay set): waiting for it is bounded, and giving
  * up says so, since the fault then stays. See fault.h. */
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 #include "harness/bringup/lock.h"
 
 #include "common/log.h"

@@ -8,7 +8,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "harness/bringup/bringup.h"
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -18,10 +18,9 @@
 #include <unistd.h>
 
 /* Blocks SIGINT and SIGTERM during the reload (in process through
- * libdevmapper as sp_sys_real can): a child (modprobe, or dmsetup on
- * the fallback path) inherits the mask, so a Ctrl-C cannot kill a
- * `dmsetup suspend` half way; the signal reaches our handler when the
- * reload is over. */
+ * libdevmapper, dm/dm_dev.c): a child (modprobe) inherits the mask, and
+ * a Ctrl-C cannot leave the map between its load and its resume; the
+ * signal reaches our handler when the reload is over. */
 static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 {
 	struct sp_run_exec *x = ctx;
@@ -41,13 +40,14 @@ static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 	return ret;
 }
 
-/* The map's status at 5 Hz through libdevmapper: an exec of dmsetup
- * costs about a second in the lab. */
+/* The map's status at 5 Hz, in process (dm/dm_dev.c): an exec costs
+ * about a second in the lab. */
 static int exec_dm_status(void *ctx, char **text)
 {
 	struct sp_run_exec *x = ctx;
 	char buf[4096];
-	int ret = sp_sys_dm_status_get(NULL, x->st->map_name, buf, sizeof(buf));
+	int ret = sp_sys_real.dm->status(sp_sys_real.dm->ctx, x->st->map_name,
+					 buf, sizeof(buf));
 
 	if (ret)
 		return ret;
@@ -234,26 +234,21 @@ void sp_run_exec_fini(struct sp_run_exec *x)
 int sp_run_dm_info(const char *map, char *name, size_t namelen, char *uuid,
 		   size_t uuidlen, unsigned int *major, unsigned int *minor)
 {
-	const char *argv[] = { "dmsetup", "info", "-c", "--noheadings",
-			       "--separator", "|", "-o",
-			       "name,uuid,major,minor", map, NULL };
-	char out[1024];
-	int ret = sp_sys_real.run(sp_sys_real.ctx, argv, out, sizeof(out));
+	const struct sp_dm_ops *dm = sp_sys_real.dm;
+	struct sp_dm_info info;
+	int ret = dm->info(dm->ctx, map, &info);
 
-	if (ret < 0) {
-		sp_err("cannot run dmsetup: %s", strerror(-ret));
-		return ret == -ENOENT ? -ENOEXEC : ret;
-	}
 	if (ret) {
-		const char *e = sp_sys_real.last_error(sp_sys_real.ctx);
-
-		sp_err("dmsetup info %s: %s", map, e && *e ? e : "failed");
-		return -ENOENT;
+		sp_err("map %s: %s", map, ret == -ENXIO ? "not there" :
+		       strerror(-ret));
+		return ret == -ENXIO ? -ENOENT : ret;
 	}
-	if (sp_run_parse_dm_info(out, name, namelen, uuid, uuidlen, major,
-				 minor)) {
-		sp_err("dmsetup info %s: cannot read '%s'", map, out);
+	if ((size_t)snprintf(name, namelen, "%s", info.name) >= namelen ||
+	    (size_t)snprintf(uuid, uuidlen, "%s", info.uuid) >= uuidlen) {
+		sp_err("map %s: its name or uuid is too long", map);
 		return -EINVAL;
 	}
+	*major = info.major;
+	*minor = info.minor;
 	return 0;
 }

@@ -1,5 +1,6 @@
-/* The real struct sp_run_ops: dmsetup (through the bring-up's live
- * selector reload), /proc/diskstats, fio as a child process. */
+/* The real struct sp_run_ops: device-mapper (dm/dm_dev.c, also through
+ * the bring-up's live selector reload), /proc/diskstats, fio as a child
+ * process. */
 #ifndef SP_RUN_EXEC_H
 #define SP_RUN_EXEC_H
 
@@ -27,7 +28,7 @@ void sp_run_exec_fini(struct sp_run_exec *x);
 int sp_run_real_cpustat(void *ctx, char **text);
 void sp_run_real_env_info(void *ctx, struct sp_case_env *env);
 
-/* `dmsetup info` of map: its name, uuid and numbers as the kernel has
+/* The dm info of map (dm/dm_dev.h): its name, uuid and numbers as the kernel has
  * them. -ENOENT when there is no such map. */
 int sp_run_dm_info(const char *map, char *name, size_t namelen, char *uuid,
 		   size_t uuidlen, unsigned int *major, unsigned int *minor);

@@ -104,6 +104,27 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 	return 0;
 }
 
+int sp_run_faults_resolve(struct sp_fault *f, size_t n, struct sp_state *st,
+			  char *err, size_t errlen)
+{
+	const struct sp_state_path *p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p = sp_state_find_path(st, f[i].path);
+		if (!p)
+			return sp_errf(err, errlen, -ENOENT, "--fault %zu: "
+				       "topology %s has no path '%s' (its "
+				       "paths are %s..%s)", i + 1,
+				       st->topology, f[i].path,
+				       st->npaths ? st->paths[0].label : "",
+				       st->npaths ?
+				       st->paths[st->npaths - 1].label : "");
+		snprintf(f[i].path, sizeof(f[i].path), "%s", p->label);
+	}
+	return sp_run_faults_check(f, n, err, errlen);
+}
+
 void sp_run_summary_free(struct sp_run_summary *sum)
 {
 	free(sum->cases);

@@ -40,6 +40,14 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			     struct sp_run_target *t, char *err,
 			     size_t errlen);
 
+/* Each fault's path, as the user named it (a label, a number or a disk:
+ * the lookup `slowpath fault` and `delay set` use), becomes that path's
+ * label, so the timeline, the case JSON and the overlap check see one
+ * name per path. -ENOENT with err naming the fault when a path is not
+ * in the topology, -EINVAL when two faults now overlap on one path. */
+int sp_run_faults_resolve(struct sp_fault *f, size_t n, struct sp_state *st,
+			  char *err, size_t errlen);
+
 struct sp_run_ops {
 	/* Live reload of the map's table with another selector. */
 	int (*selector_set)(void *ctx, const struct sp_dm_selector *sel);

@@ -112,10 +112,13 @@ static int m_reload(void *ctx, const char *name, const char *text)
 	return 0;
 }
 
+static const struct sp_dm_ops dm = {
+	.table = m_table_get, .reload = m_reload,
+};
+
 static const struct sp_sys_ops ops = {
 	.run = m_run, .exists = m_exists, .read_file = m_read_file,
-	.last_error = m_last_error, .dm_table_get = m_table_get,
-	.dm_reload = m_reload,
+	.last_error = m_last_error, .dm = &dm,
 };
 
 static enum sp_selector kind;

@@ -83,7 +83,7 @@ static void parsed_values(void **state)
 	assert_int_equal(s.delay_ns, 10000000);
 	assert_int_equal(s.jitter_ns, 2000000);
 	assert_float_equal(s.delay_corr_pct, 30, 1e-9);
-	assert_int_equal(s.dist, SP_NETEM_DIST_PARETO);
+	assert_int_equal(s.dist, SP_DIST_PARETO);
 	assert_float_equal(s.loss_pct, 1.5, 1e-9);
 	assert_float_equal(s.loss_corr_pct, 10, 1e-9);
 	assert_true(s.has & SP_NETEM_HAS_LOSS);
@@ -157,9 +157,9 @@ static void validate_catches_hand_built_specs(void **state)
 
 	(void)state;
 	assert_int_equal(sp_netem_validate(&s, err, sizeof(err)), 0);
-	s.dist = SP_NETEM_DIST_NORMAL;
+	s.dist = SP_DIST_NORMAL;
 	assert_int_equal(sp_netem_validate(&s, err, sizeof(err)), -EINVAL);
-	s.dist = SP_NETEM_DIST_NONE;
+	s.dist = SP_DIST_UNIFORM;
 	s.has |= SP_NETEM_HAS_LOSS;
 	s.loss_pct = -1;
 	assert_int_equal(sp_netem_validate(&s, err, sizeof(err)), -EINVAL);

@@ -33,7 +33,7 @@ static void defaults_are_no_delay(void **state)
 	assert_int_equal(o.read_delay_ns, 0);
 	assert_int_equal(o.write_delay_ns, 0);
 	assert_int_equal(o.jitter_ns, 0);
-	assert_int_equal(o.dist, JITTER_UNIFORM);
+	assert_int_equal(o.dist, SP_DIST_UNIFORM);
 	assert_int_equal(o.seed, -1);
 	assert_int_equal(o.when, DELAY_WHEN_AFTER);
 	assert_int_equal(o.stats_interval_ns, 100 * MS);
@@ -76,15 +76,15 @@ static void all_options_at_creation(void **state)
 			       DELAY_OPTS_CREATE, err), 0);
 	assert_int_equal(o.poll_max_ns, 0);
 	assert_int_equal(o.jitter_ns, 200000);
-	assert_int_equal(o.dist, JITTER_PARETO);
+	assert_int_equal(o.dist, SP_DIST_PARETO);
 	assert_int_equal(o.seed, 42);
 	assert_int_equal(o.when, DELAY_WHEN_BEFORE);
 	assert_int_equal(o.stats_interval_ns, 1000 * MS);
 	assert_string_equal(o.ctl, "/run/x/1-1");
 	assert_int_equal(parse(&o, "dist=normal", DELAY_OPTS_CREATE, err), 0);
-	assert_int_equal(o.dist, JITTER_NORMAL);
+	assert_int_equal(o.dist, SP_DIST_NORMAL);
 	assert_int_equal(parse(&o, "", DELAY_OPTS_CREATE, err), 0);
-	assert_int_equal(o.dist, JITTER_NORMAL);
+	assert_int_equal(o.dist, SP_DIST_NORMAL);
 }
 
 struct bad_case {
@@ -249,7 +249,7 @@ static void format_kv_round_trips(void **state)
 	o.read_delay_ns = 1500000;
 	o.write_delay_ns = 3;
 	o.jitter_ns = 250000;
-	o.dist = JITTER_PARETO;
+	o.dist = SP_DIST_PARETO;
 	o.seed = 42;
 	o.when = DELAY_WHEN_BEFORE;
 	o.service_ns = 2 * MS;

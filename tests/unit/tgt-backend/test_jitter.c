@@ -17,7 +17,7 @@ struct moments {
 	double mean, sd, min, max;
 };
 
-static struct moments sample(uint64_t seed, enum jitter_dist dist)
+static struct moments sample(uint64_t seed, enum sp_dist dist)
 {
 	struct jitter_rng rng;
 	struct moments m = { .min = INFINITY, .max = -INFINITY };
@@ -59,8 +59,8 @@ static void same_seed_same_sequence(void **state)
 	jitter_seed(&a, 7);
 	jitter_seed(&b, 7);
 	for (i = 0; i < 1000; i++)
-		assert_int_equal(jitter_delay_ns(&a, JITTER_PARETO, 500000, J),
-				 jitter_delay_ns(&b, JITTER_PARETO, 500000, J));
+		assert_int_equal(jitter_delay_ns(&a, SP_DIST_PARETO, 500000, J),
+				 jitter_delay_ns(&b, SP_DIST_PARETO, 500000, J));
 }
 
 static void unit_interval_is_open(void **state)
@@ -81,7 +81,7 @@ static void unit_interval_is_open(void **state)
 
 static void uniform_spread(void **state)
 {
-	struct moments m = sample(1, JITTER_UNIFORM);
+	struct moments m = sample(1, SP_DIST_UNIFORM);
 
 	(void)state;
 	assert_true(m.min >= -J && m.max <= J);
@@ -94,7 +94,7 @@ static void uniform_spread(void **state)
 
 static void normal_spread(void **state)
 {
-	struct moments m = sample(2, JITTER_NORMAL);
+	struct moments m = sample(2, SP_DIST_NORMAL);
 
 	(void)state;
 	assert_true(fabs(m.mean) < 0.02 * J);
@@ -107,7 +107,7 @@ static void normal_spread(void **state)
 static void pareto_spread(void **state)
 {
 	struct jitter_rng rng;
-	struct moments m = sample(3, JITTER_PARETO);
+	struct moments m = sample(3, SP_DIST_PARETO);
 	int i, below_median = 0;
 
 	(void)state;
@@ -119,7 +119,7 @@ static void pareto_spread(void **state)
 	/* median (shape-1) (2^(1/shape) - 1) J = 0.52 J */
 	jitter_seed(&rng, 4);
 	for (i = 0; i < N; i++)
-		below_median += jitter_sample_ns(&rng, JITTER_PARETO, J) < 0.52 * J;
+		below_median += jitter_sample_ns(&rng, SP_DIST_PARETO, J) < 0.52 * J;
 	assert_true(fabs((double)below_median / N - 0.5) < 0.01);
 	/* heavy tail: some sample beyond 8 J */
 	assert_true(m.max > 8.0 * J);
@@ -134,14 +134,14 @@ static void delay_clamps_at_zero(void **state)
 	(void)state;
 	jitter_seed(&rng, 5);
 	for (i = 0; i < 10000; i++) {
-		d = jitter_delay_ns(&rng, JITTER_NORMAL, 0, J);
+		d = jitter_delay_ns(&rng, SP_DIST_NORMAL, 0, J);
 		assert_true(d >= 0);
 		zeros += d == 0;
 	}
 	assert_true(zeros > 4500 && zeros < 5500);
 	/* a base well above the spread is never clamped */
 	for (i = 0; i < 10000; i++) {
-		d = jitter_delay_ns(&rng, JITTER_UNIFORM, 5 * J, J);
+		d = jitter_delay_ns(&rng, SP_DIST_UNIFORM, 5 * J, J);
 		assert_true(d >= 4 * J && d <= 6 * J);
 	}
 }
@@ -153,8 +153,8 @@ static void no_jitter_is_exact_and_draws_nothing(void **state)
 	(void)state;
 	jitter_seed(&a, 9);
 	jitter_seed(&b, 9);
-	assert_int_equal(jitter_delay_ns(&a, JITTER_NORMAL, 123456, 0), 123456);
-	assert_int_equal(jitter_delay_ns(&a, JITTER_PARETO, 0, 0), 0);
+	assert_int_equal(jitter_delay_ns(&a, SP_DIST_NORMAL, 123456, 0), 123456);
+	assert_int_equal(jitter_delay_ns(&a, SP_DIST_PARETO, 0, 0), 0);
 	assert_true(jitter_next_u64(&a) == jitter_next_u64(&b));
 }
 
@@ -162,8 +162,8 @@ static void no_jitter_is_exact_and_draws_nothing(void **state)
  * every draw, however far in the tail, stays within the one bound. */
 static void delay_never_exceeds_the_bound(void **state)
 {
-	static const enum jitter_dist dists[] = {
-		JITTER_UNIFORM, JITTER_NORMAL, JITTER_PARETO,
+	static const enum sp_dist dists[] = {
+		SP_DIST_UNIFORM, SP_DIST_NORMAL, SP_DIST_PARETO,
 	};
 	struct jitter_rng rng;
 	int64_t d, most = 0;
@@ -183,7 +183,7 @@ static void delay_never_exceeds_the_bound(void **state)
 	/* the clamp was reached, so the test saw the tail it is about */
 	assert_int_equal(most, SP_DELAY_MAX_NS);
 	for (i = 0; i < 200000; i++)
-		assert_true(jitter_delay_ns(&rng, JITTER_PARETO, 0,
+		assert_true(jitter_delay_ns(&rng, SP_DIST_PARETO, 0,
 					    INT64_MAX / 4) <= SP_DELAY_MAX_NS);
 }
 

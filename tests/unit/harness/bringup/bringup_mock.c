@@ -130,7 +130,7 @@ static int map_open_count(void)
 #define OPEN_QUERY "dmsetup info -c --noheadings --separator   -o " \
 		   "open,major,minor"
 
-static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
+int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 {
 	char line[512] = "";
 	size_t n = 0;
@@ -142,6 +142,10 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 				      i ? " " : "", argv[i]);
 	if (M.ncmds < MAXC)
 		snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "%s", line);
+	if (!M.in_fake && !strcmp(argv[0], "dmsetup"))
+		M.dmsetup_execs++;
+	if (!M.in_fake && !strcmp(argv[0], "ip"))
+		M.ip_execs++;
 	out(o, olen, "");
 	if (M.interrupt_match && strstr(line, M.interrupt_match))
 		sp_bringup_interrupted = 1;
@@ -238,14 +242,16 @@ static int m_run(void *ctx, const char *const *argv, char *o, size_t olen)
 	return 0;
 }
 
-int m_spawn(void *ctx, const char *const *argv, const char *log,
-		   pid_t *pid)
+int m_spawn(void *ctx, const char *netns, const char *const *argv,
+	    const char *log, pid_t *pid)
 {
 	int i, iscsid = !strcmp(argv[0], "iscsid");
 	char line[512] = "spawn";
 
 	(void)ctx;
 	(void)log;
+	if (netns)
+		snprintf(line, sizeof(line), "spawn in %s:", netns);
 	for (i = 0; argv[i]; i++)
 		strncat(line, " ", sizeof(line) - strlen(line) - 1),
 		strncat(line, argv[i], sizeof(line) - strlen(line) - 1);
@@ -253,10 +259,10 @@ int m_spawn(void *ctx, const char *const *argv, const char *log,
 	*pid = add_proc(iscsid ? "iscsid" : "tgtd", 0);
 	if (iscsid)
 		M.iscsid_up = 1;
-	/* "ip netns exec NS tgtd -f -C PORT ..." */
+	/* "tgtd -f -C PORT ..." in its netns */
+	if (netns)
+		M.pid_netns[*pid - 1000] = ns_ino(netns);
 	for (i = 0; argv[i]; i++) {
-		if (!strcmp(argv[i], "exec") && argv[i + 1])
-			M.pid_netns[*pid - 1000] = ns_ino(argv[i + 1]);
 		if (!strcmp(argv[i], "-C") && argv[i + 1])
 			M.pid_port[*pid - 1000] = (unsigned int)atoi(argv[i + 1]);
 	}
@@ -356,8 +362,8 @@ const struct sp_sys_ops mock_ops = {
 	.readlink_base = m_readlink_base, .make_file = m_make_file,
 	.free_bytes = m_free_bytes,
 	.unlink = m_unlink, .sleep_ms = m_sleep, .write_file = m_write_file,
-	.dm_table_get = m_dm_table_get, .dm_reload = m_dm_reload,
-	.netem = &mock_netem,
+	.dm = &mock_dm,
+	.netem = &mock_netem, .net = &mock_net,
 	.pid_info = m_pid_info, .file_ino = m_file_ino,
 	.list_pids = m_list_pids, .list_files = sp_sys_list_files,
 	.dev_users = m_dev_users,

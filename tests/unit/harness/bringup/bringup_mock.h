@@ -67,7 +67,9 @@ struct mock {
 	struct netem_call netem[MAXN];
 	int nnetem;
 	int netem_clear_ret;		/* what the fake clear returns */
-	int dm_fast;			/* the in-process dm ops work */
+	int in_fake;		/* m_run answers for the fake dm/net ops */
+	int dmsetup_execs;	/* dmsetup run as a program */
+	int ip_execs;		/* ip run as a program */
 	uint64_t free_bytes;		/* where the backing file goes */
 	char free_asked[256];
 	/* HST: not loaded, its bucket_shift file ("" none: a stock
@@ -82,6 +84,11 @@ extern char dir[64];		/* the state dir: a real one, per test */
 extern char sessions[4096];	/* iscsiadm -m session -P3 of equal3 */
 extern const struct sp_sys_ops mock_ops;
 extern const struct sp_netem_ops mock_netem;
+/* the fake device-mapper and links, addresses, namespaces, each op
+ * logged as the dmsetup or ip line that would do the same and answered
+ * by m_run (bringup_mock_kernel.c) */
+extern const struct sp_dm_ops mock_dm;
+extern const struct sp_net_ops mock_net;
 extern const char *equal3_text;
 extern struct sp_topo topo;	/* equal3, parsed by setup() */
 
@@ -98,7 +105,10 @@ unsigned long long ns_ino(const char *name);
 /* A process of the mock's; pgid 0: its own group. Its pid. */
 int add_proc(const char *comm, int pgid);
 void record_cmd(const char *line);
-int m_spawn(void *ctx, const char *const *argv, const char *log, pid_t *pid);
+int m_spawn(void *ctx, const char *netns, const char *const *argv,
+	    const char *log, pid_t *pid);
+/* the fake kernel's commands (mock_ops.run): what a line answers */
+int m_run(void *ctx, const char *const *argv, char *o, size_t olen);
 /* The last netem call on dev, or NULL. */
 const struct netem_call *netem_on(const char *dev);
 /* mock_ops' members for files, /sys, /proc and dm (bringup_mock_files.c) */
@@ -110,8 +120,6 @@ int m_free_bytes(void *ctx, const char *path, uint64_t *avail);
 int m_unlink(void *ctx, const char *path);
 int m_write_file(void *ctx, const char *path, const char *text);
 void m_sleep(void *ctx, unsigned int ms);
-int m_dm_table_get(void *ctx, const char *name, char *buf, size_t len);
-int m_dm_reload(void *ctx, const char *name, const char *table);
 /* cmocka group setup and teardown: M cleared, equal3 parsed, dir made */
 int setup(void **state);
 int teardown(void **state);

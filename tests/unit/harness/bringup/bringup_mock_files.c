@@ -256,28 +256,3 @@ const struct netem_call *netem_on(
 			return &M.netem[i];
 	return NULL;
 }
-
-/* In process only when a test says so; else bring-up uses dmsetup. */
-int m_dm_table_get(void *ctx, const char *name, char *buf,
-			  size_t len)
-{
-	(void)ctx;
-	(void)name;
-	if (!M.dm_fast || !M.map_exists)
-		return -EIO;
-	out(buf, len, M.dm_table_out);
-	return 0;
-}
-
-int m_dm_reload(void *ctx, const char *name, const char *table)
-{
-	(void)ctx;
-	snprintf(M.cmds[M.ncmds++], sizeof(M.cmds[0]), "dm_reload %s %s",
-		 name, table);
-	if (!M.failed && M.fail_match && strstr(M.cmds[M.ncmds - 1],
-						M.fail_match)) {
-		M.failed = 1;
-		return -EIO;
-	}
-	return 0;
-}

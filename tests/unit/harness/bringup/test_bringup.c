@@ -115,7 +115,7 @@ static void up_runs_every_step_and_journals_it(void **state)
 	if (ret)
 		fail_msg("up: %s", err);
 	assert_int_equal(ran("ip netns add slowpath-up-3fa2-"), 3);
-	assert_int_equal(ran("spawn ip netns exec slowpath-up-3fa2-2 tgtd -f"), 1);
+	assert_int_equal(ran("spawn in slowpath-up-3fa2-2: tgtd -f"), 1);
 	assert_int_equal(ran("--bstype delay --bsopts read_delay=500us"), 2);
 	assert_int_equal(ran("--bstype delay --bsopts read_delay=1ms"), 1);
 	assert_int_equal(ran("jitter=0ns;dist=uniform;ctl=/tmp/sp-test-bringup-"), 3);
@@ -128,6 +128,9 @@ static void up_runs_every_step_and_journals_it(void **state)
 			     "4194304 multipath 0 0 1 1 service-time 0 3 2 "
 			     "8:0 1 1 8:16 1 1 8:32 1 1"), 1);
 	assert_true(first("--login") < first("dmsetup create"));
+	assert_int_equal(M.dmsetup_execs, 0);	/* dm in process */
+	assert_int_equal(M.ip_execs, 0);	/* so are links, namespaces */
+	assert_int_equal(ran("ip -n slowpath-up-3fa2-2 addr add"), 1);
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.complete, 1);
 	assert_string_equal(st.paths[1].disk, "sdb");
@@ -268,7 +271,7 @@ static void down_after_sigkill_uses_the_journal(void **state)
 	st.npaths = 2;
 	st.paths[0].steps = st.paths[1].steps = (1u << SP_STEP_NETNS) |
 		(1u << SP_STEP_VETH) | (1u << SP_STEP_TGTD);
-	m_spawn(NULL, argv, "", &pid);
+	m_spawn(NULL, NULL, argv, "", &pid);
 	st.paths[1].tgtd_pid = pid;
 	/* an old journal (no start time): the name and its namespace */
 	M.pid_netns[pid - 1000] = ns_ino("slowpath-up-3fa2-2");
@@ -317,6 +320,8 @@ static void down_sweeps_by_prefix_only(void **state)
 					 sizeof(err)), 0);
 	assert_int_equal(ran("dmsetup remove --retry --noudevsync slowpath-u10"), 1);
 	assert_int_equal(ran("dmsetup remove"), 1);
+	assert_int_equal(M.dmsetup_execs, 0);
+	assert_int_equal(M.ip_execs, 0);
 	assert_int_equal(ran("ip netns del slowpath-up-beef-1"), 1);
 	assert_int_equal(ran("ip netns del"), 1);
 	assert_int_equal(ran("ip link del spubeefh1"), 1);

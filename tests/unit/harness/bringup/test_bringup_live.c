@@ -40,7 +40,10 @@ static void status_renders_like_multipath_ll(void **state)
 			 "8:0 1 1 8:16 1 1 8:32 1 1\n";
 	M.dm_status_out = "0 4194304 multipath 2 0 0 0 1 1 A 0 3 2 8:0 A 0 0 "
 			  "1 8:16 F 1 0 1 8:32 A 0 0 1\n";
+	M.ncmds = 0;
 	assert_int_equal(sp_status_gather(&mock_ops, &st, &s), 0);
+	assert_int_equal(M.dmsetup_execs, 0);	/* info, table, status */
+	assert_int_equal(ran("dmsetup status slowpath-equal3"), 1);
 	assert_int_equal(sp_status_render(&s, buf, sizeof(buf)), 0);
 	assert_string_equal(buf,
 		"topology equal3 (equal3.ini) tag 3fa2, up\n"
@@ -82,23 +85,24 @@ static void selector_switch_reloads_same_paths(void **state)
 				      sizeof(err));
 	if (ret)
 		fail_msg("selector: %s", err);
-	assert_int_equal(ran("dmsetup reload slowpath-equal3 --table 0 4194304 "
+	assert_int_equal(ran("dm_reload slowpath-equal3 0 4194304 "
 			     "multipath 0 0 1 1 historical-service-time 2 800 "
 			     "3 3 1 8:0 1 8:16 1 8:32 1"), 1);
-	assert_true(first("dmsetup suspend") < first("dmsetup reload"));
-	assert_true(first("dmsetup reload") < first("dmsetup resume"));
+	assert_true(first("dmsetup table slowpath-equal3") <
+		    first("dm_reload"));
+	assert_int_equal(M.dmsetup_execs, 0);
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.sel.kind, SP_SEL_HST);
 	assert_int_equal(st.sel.threshold_multiplier, 3);
 
-	/* a refused load still resumes the map */
+	/* a map that is gone is named, and nothing is loaded */
 	M.ncmds = 0;
-	M.fail_match = "dmsetup reload";
+	M.map_exists = 0;
 	sp_dm_selector_init(&sel, SP_SEL_QL);
 	assert_int_equal(sp_bringup_selector_set(&mock_ops, &st, &sel, dir,
-						 err, sizeof(err)), -EIO);
-	assert_int_equal(ran("dmsetup resume"), 1);
-	assert_non_null(strstr(err, "queue-length"));
+						 err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "map slowpath-equal3 is not there"));
+	assert_int_equal(ran("dm_reload"), 0);
 }
 
 static void delay_change_goes_to_the_right_mechanism(void **state)
@@ -125,7 +129,7 @@ static void delay_change_goes_to_the_right_mechanism(void **state)
 	assert_string_equal(c->netns, "slowpath-up-3fa2-1");
 	assert_int_equal(c->spec.delay_ns, 250000);
 	assert_int_equal(c->spec.jitter_ns, 0);
-	assert_int_equal(c->spec.dist, SP_NETEM_DIST_NONE);
+	assert_int_equal(c->spec.dist, SP_DIST_UNIFORM);
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	M.ncmds = 0;
 	M.nnetem = 0;
@@ -190,7 +194,7 @@ static void netem_paths_get_jitter_and_distribution(void **state)
 	assert_int_equal(c->spec.has & SP_NETEM_HAS_DELAY, SP_NETEM_HAS_DELAY);
 	assert_int_equal(c->spec.delay_ns, 3000000);
 	assert_int_equal(c->spec.jitter_ns, 300000);
-	assert_int_equal(c->spec.dist, SP_NETEM_DIST_PARETONORMAL);
+	assert_int_equal(c->spec.dist, SP_DIST_PARETONORMAL);
 	/* the store of a netem path delays nothing: no dist to refuse */
 	assert_int_equal(ran("--bsopts read_delay=0ns;write_delay=0ns;"
 			     "jitter=0ns;dist=uniform;ctl="), 3);
@@ -239,7 +243,6 @@ static void selector_switch_in_process(void **state)
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	M.dm_table_out = "0 4194304 multipath 0 0 1 1 service-time 0 3 2 "
 			 "8:0 1 1 8:16 1 1 8:32 1 1\n";
-	M.dm_fast = 1;
 	M.ncmds = 0;
 	sp_dm_selector_init(&sel, SP_SEL_QL);
 	ret = sp_bringup_selector_set(&mock_ops, &st, &sel, dir, err,
@@ -249,7 +252,9 @@ static void selector_switch_in_process(void **state)
 	assert_int_equal(ran("dm_reload slowpath-equal3 0 4194304 multipath "
 			     "0 0 1 1 queue-length 0 3 1 8:0 1 8:16 1 8:32 1"),
 			 1);
-	assert_int_equal(M.ncmds, 1);	/* no dmsetup, no modprobe */
+	/* the table read and the reload, in process; no modprobe */
+	assert_int_equal(M.ncmds, 2);
+	assert_int_equal(M.dmsetup_execs, 0);
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.sel.kind, SP_SEL_QL);
 

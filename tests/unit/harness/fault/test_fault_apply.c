@@ -17,7 +17,7 @@
 
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/bringup_status.h"
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 
 #include "tests/unit/harness/bringup/bringup_mock.h"
 
@@ -138,7 +138,7 @@ static void reset_kills_and_restarts_the_same_lun(void **state)
 	up_equal3();
 	tgtadm_of(st.paths[0].ctl_port, at_up, sizeof(at_up));
 	for (i = 0; i < M.ncmds; i++)
-		if (strstr(M.cmds[i], "spawn ip netns exec slowpath-up-3fa2-1 "))
+		if (strstr(M.cmds[i], "spawn in slowpath-up-3fa2-1: "))
 			snprintf(spawn_up, sizeof(spawn_up), "%.511s", M.cmds[i]);
 	old = st.paths[0].tgtd_pid;
 	assert_int_equal(apply("path=a how=reset", err, sizeof(err)), 0);
@@ -381,6 +381,8 @@ static void restore_reinstates_a_path_the_map_failed(void **state)
 		    first("dmsetup message slowpath-equal3 0 reinstate_path "
 			  "8:16"));
 	assert_int_equal(ran("reinstate_path"), 1);
+	assert_int_equal(M.dmsetup_execs, 0);	/* status, message */
+	assert_int_equal(M.ip_execs, 0);	/* the link set up */
 	/* the topology does not queue: queueing is not turned on */
 	assert_int_equal(ran("0 queue_if_no_path"), 0);
 	st.init.no_path_retry = 2;

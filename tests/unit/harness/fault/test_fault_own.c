@@ -16,7 +16,7 @@
 
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/lock.h"
-#include "harness/fault/fault.h"
+#include "harness/fault/fault_apply.h"
 
 #include "tests/unit/harness/bringup/bringup_mock.h"
 

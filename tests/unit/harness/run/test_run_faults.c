@@ -13,6 +13,7 @@
 
 #include "common/units.h"
 #include "harness/run/run_faults.h"
+#include "harness/run/run_loop.h"
 #include "harness/run/run_matrix.h"
 
 #define MS SP_NSEC_PER_MSEC
@@ -128,11 +129,54 @@ static void verify_needs_writes(void **state)
 	assert_false(sp_run_counts_errors(&p));
 }
 
+static void two_paths(struct sp_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	snprintf(st->topology, sizeof(st->topology), "skew4");
+	st->npaths = 2;
+	st->paths[0].index = 1;
+	snprintf(st->paths[0].label, sizeof(st->paths[0].label), "a");
+	snprintf(st->paths[0].disk, sizeof(st->paths[0].disk), "sdb");
+	st->paths[1].index = 2;
+	snprintf(st->paths[1].label, sizeof(st->paths[1].label), "slow");
+	snprintf(st->paths[1].disk, sizeof(st->paths[1].disk), "sdc");
+}
+
+/* run --fault names a path as `slowpath fault` does: by label, number
+ * or disk, and the plan then holds the label. */
+static void faults_name_a_path_any_way(void **state)
+{
+	static struct sp_state st;
+	struct sp_fault f[3];
+	char err[256];
+
+	(void)state;
+	two_paths(&st);
+	f[0] = fault("2", SP_FAULT_HANG, 1000, 1000);
+	f[1] = fault("sdb", SP_FAULT_DOWN, 0, 500);
+	f[2] = fault("a", SP_FAULT_HANG, 3000, 0);
+	assert_int_equal(sp_run_faults_resolve(f, 3, &st, err, sizeof(err)), 0);
+	assert_string_equal(f[0].path, "slow");
+	assert_string_equal(f[1].path, "a");
+	assert_string_equal(f[2].path, "a");
+	/* one path under two names overlaps itself */
+	f[0] = fault("1", SP_FAULT_HANG, 1000, 1000);
+	f[1] = fault("a", SP_FAULT_DOWN, 1500, 0);
+	assert_int_equal(sp_run_faults_resolve(f, 2, &st, err, sizeof(err)),
+			 -EINVAL);
+	f[0] = fault("3", SP_FAULT_HANG, 1000, 1000);
+	assert_int_equal(sp_run_faults_resolve(f, 1, &st, err, sizeof(err)),
+			 -ENOENT);
+	assert_string_equal(err, "--fault 1: topology skew4 has no path '3' "
+			    "(its paths are a..slow)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(schedule_is_pure),
 		cmocka_unit_test(verify_needs_writes),
+		cmocka_unit_test(faults_name_a_path_any_way),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
