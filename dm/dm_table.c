@@ -104,11 +104,55 @@ static int validate_ioa(const struct sp_dm_map *map, char *err, size_t errlen)
 	return 0;
 }
 
+/* Path i: a block device, its arguments the selector's, not the same
+ * device as an earlier path. */
+static int validate_path(const struct sp_dm_map *map,
+			 const struct sp_selector_info *info, size_t i,
+			 char *err, size_t errlen)
+{
+	const struct sp_dm_path *p = &map->paths[i];
+	size_t j;
+
+	if (p->major > DM_MAX_MAJOR || p->minor > DM_MAX_MINOR)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: device %u:%u is not a valid "
+			    "major:minor", i + 1, p->major, p->minor);
+	if (p->major == 0)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: device %u:%u has major 0 (no "
+			    "block device)", i + 1, p->major, p->minor);
+	if (info->path_args >= 2 &&
+	    p->relative_throughput > SP_ST_MAX_RELATIVE_THROUGHPUT)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: relative_throughput %u out of "
+			    "range (0..%d)", i + 1,
+			    p->relative_throughput,
+			    SP_ST_MAX_RELATIVE_THROUGHPUT);
+	if (info->path_args < 2 && p->relative_throughput != 1)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: relative_throughput is a "
+			    "service-time argument, not %s's", i + 1,
+			    info->kernel_name);
+	for (j = 0; j < i; j++) {
+		if (map->paths[j].major == p->major &&
+		    map->paths[j].minor == p->minor)
+			return sp_errf(err, errlen, -EINVAL,
+				    "paths %zu and %zu are the same "
+				    "device %u:%u", j + 1, i + 1,
+				    p->major, p->minor);
+	}
+	if (info->path_arg != SP_SEL_ARG_CPUMASK && p->cpumask)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: cpus is an io-affinity argument, "
+			    "not %s's", i + 1, info->kernel_name);
+	return 0;
+}
+
 static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 {
 	const struct sp_dm_selector *sel = &map->sel;
 	const struct sp_selector_info *info = sp_selector_info(sel->kind);
-	size_t i, j;
+	size_t i;
 
 	if (!info)
 		return sp_errf(err, errlen, -EINVAL, "unknown path selector %d",
@@ -135,40 +179,10 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 			    "threshold_multiplier %" PRId64 " out of range "
 			    "(0..%u)", sel->threshold_multiplier, UINT32_MAX);
 	for (i = 0; i < map->npaths; i++) {
-		const struct sp_dm_path *p = &map->paths[i];
+		int ret = validate_path(map, info, i, err, errlen);
 
-		if (p->major > DM_MAX_MAJOR || p->minor > DM_MAX_MINOR)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: device %u:%u is not a valid "
-				    "major:minor", i + 1, p->major, p->minor);
-		if (p->major == 0)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: device %u:%u has major 0 (no "
-				    "block device)", i + 1, p->major, p->minor);
-		if (info->path_args >= 2 &&
-		    p->relative_throughput > SP_ST_MAX_RELATIVE_THROUGHPUT)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: relative_throughput %u out of "
-				    "range (0..%d)", i + 1,
-				    p->relative_throughput,
-				    SP_ST_MAX_RELATIVE_THROUGHPUT);
-		if (info->path_args < 2 && p->relative_throughput != 1)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: relative_throughput is a "
-				    "service-time argument, not %s's", i + 1,
-				    info->kernel_name);
-		for (j = 0; j < i; j++) {
-			if (map->paths[j].major == p->major &&
-			    map->paths[j].minor == p->minor)
-				return sp_errf(err, errlen, -EINVAL,
-					    "paths %zu and %zu are the same "
-					    "device %u:%u", j + 1, i + 1,
-					    p->major, p->minor);
-		}
-		if (info->path_arg != SP_SEL_ARG_CPUMASK && p->cpumask)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: cpus is an io-affinity argument, "
-				    "not %s's", i + 1, info->kernel_name);
+		if (ret)
+			return ret;
 	}
 	if (info->path_arg == SP_SEL_ARG_CPUMASK)
 		return validate_ioa(map, err, errlen);
