@@ -25,97 +25,142 @@ static int bad_value(const struct sp_opt *opt, const char *value, int ret,
 	return ret;
 }
 
+static int store_int(const struct sp_opt *opt, char *field,
+		     const char *value, char *err, size_t errlen)
+{
+	int bounded = opt->min != 0 || opt->max != 0;
+	int64_t i64;
+	int ret;
+
+	ret = sp_parse_int64(value, bounded ? (int64_t)opt->min : INT64_MIN,
+			     bounded ? (int64_t)opt->max : INT64_MAX, &i64);
+	if (ret == -ERANGE) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "must be from %.0f to %.0f",
+			 opt->min, opt->max);
+		return bad_value(opt, value, ret, why, err, errlen);
+	}
+	if (ret)
+		return bad_value(opt, value, ret, "not a whole number",
+				 err, errlen);
+	*(int64_t *)field = i64;
+	return 0;
+}
+
+static int store_double(const struct sp_opt *opt, char *field,
+			const char *value, char *err, size_t errlen)
+{
+	int bounded = opt->min != 0 || opt->max != 0;
+	double dbl;
+
+	if (sp_parse_double(value, &dbl))
+		return bad_value(opt, value, -EINVAL, "not a number",
+				 err, errlen);
+	if (bounded && (dbl < opt->min || dbl > opt->max)) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "must be from %g to %g",
+			 opt->min, opt->max);
+		return bad_value(opt, value, -ERANGE, why, err, errlen);
+	}
+	*(double *)field = dbl;
+	return 0;
+}
+
+/* SP_OPT_DURATION, and SP_OPT_DELAY: no longer than one command may be
+ * held. */
+static int store_duration(const struct sp_opt *opt, char *field,
+			  const char *value, char *err, size_t errlen)
+{
+	int64_t i64;
+	int ret = sp_parse_duration_ns(value, &i64);
+
+	if (ret)
+		return bad_value(opt, value, ret,
+				 "want a time such as 500us, 1ms or 2s",
+				 err, errlen);
+	if (opt->type == SP_OPT_DELAY && i64 > SP_DELAY_MAX_NS)
+		return bad_value(opt, value, -ERANGE,
+				 "must be at most 60s, the most one "
+				 "command may be held", err, errlen);
+	*(int64_t *)field = i64;
+	return 0;
+}
+
+static int store_size(const struct sp_opt *opt, char *field,
+		      const char *value, char *err, size_t errlen)
+{
+	uint64_t u64;
+	int ret = sp_parse_size_bytes(value, &u64);
+
+	if (ret)
+		return bad_value(opt, value, ret,
+				 "want a size such as 4k or 500M",
+				 err, errlen);
+	*(uint64_t *)field = u64;
+	return 0;
+}
+
+/* A bare flag (no value) is yes. */
+static int store_bool(const struct sp_opt *opt, char *field,
+		      const char *value, char *err, size_t errlen)
+{
+	if (!value || !strcmp(value, "1") || !strcmp(value, "yes") ||
+	    !strcmp(value, "on") || !strcmp(value, "true"))
+		*(int *)field = 1;
+	else if (!strcmp(value, "0") || !strcmp(value, "no") ||
+		 !strcmp(value, "off") || !strcmp(value, "false"))
+		*(int *)field = 0;
+	else
+		return bad_value(opt, value, -EINVAL, "want yes or no",
+				 err, errlen);
+	return 0;
+}
+
+/* The choice's index; a wrong one gets the choices listed. */
+static int store_enum(const struct sp_opt *opt, char *field,
+		      const char *value, char *err, size_t errlen)
+{
+	char why[160] = "want one of";
+	size_t used = strlen(why);
+	int k;
+
+	for (k = 0; opt->choices[k]; k++) {
+		if (!strcmp(opt->choices[k], value)) {
+			*(int *)field = k;
+			return 0;
+		}
+	}
+	for (k = 0; opt->choices[k] && used < sizeof(why); k++)
+		used += (size_t)snprintf(why + used,
+			sizeof(why) - used, "%s%s",
+			k ? "|" : " ", opt->choices[k]);
+	return bad_value(opt, value, -EINVAL, why, err, errlen);
+}
+
 static int store(const struct sp_opt *opt, void *dst, size_t offset,
 		 const char *value, char *err, size_t errlen)
 {
 	char *field = (char *)dst + offset;
-	int64_t i64;
-	uint64_t u64;
-	double dbl;
-	int ret, k;
-	int bounded = opt->min != 0 || opt->max != 0;
 
 	switch (opt->type) {
 	case SP_OPT_STR:
 		*(const char **)field = value;
 		return 0;
 	case SP_OPT_INT:
-		ret = sp_parse_int64(value, bounded ? (int64_t)opt->min : INT64_MIN,
-				     bounded ? (int64_t)opt->max : INT64_MAX, &i64);
-		if (ret == -ERANGE) {
-			char why[64];
-
-			snprintf(why, sizeof(why), "must be from %.0f to %.0f",
-				 opt->min, opt->max);
-			return bad_value(opt, value, ret, why, err, errlen);
-		}
-		if (ret)
-			return bad_value(opt, value, ret, "not a whole number",
-					 err, errlen);
-		*(int64_t *)field = i64;
-		return 0;
+		return store_int(opt, field, value, err, errlen);
 	case SP_OPT_DOUBLE:
-		if (sp_parse_double(value, &dbl))
-			return bad_value(opt, value, -EINVAL, "not a number",
-					 err, errlen);
-		if (bounded && (dbl < opt->min || dbl > opt->max)) {
-			char why[64];
-
-			snprintf(why, sizeof(why), "must be from %g to %g",
-				 opt->min, opt->max);
-			return bad_value(opt, value, -ERANGE, why, err, errlen);
-		}
-		*(double *)field = dbl;
-		return 0;
+		return store_double(opt, field, value, err, errlen);
 	case SP_OPT_DURATION:
 	case SP_OPT_DELAY:
-		ret = sp_parse_duration_ns(value, &i64);
-		if (ret)
-			return bad_value(opt, value, ret,
-					 "want a time such as 500us, 1ms or 2s",
-					 err, errlen);
-		if (opt->type == SP_OPT_DELAY && i64 > SP_DELAY_MAX_NS)
-			return bad_value(opt, value, -ERANGE,
-					 "must be at most 60s, the most one "
-					 "command may be held", err, errlen);
-		*(int64_t *)field = i64;
-		return 0;
+		return store_duration(opt, field, value, err, errlen);
 	case SP_OPT_SIZE:
-		ret = sp_parse_size_bytes(value, &u64);
-		if (ret)
-			return bad_value(opt, value, ret,
-					 "want a size such as 4k or 500M",
-					 err, errlen);
-		*(uint64_t *)field = u64;
-		return 0;
+		return store_size(opt, field, value, err, errlen);
 	case SP_OPT_BOOL:
-		if (!value || !strcmp(value, "1") || !strcmp(value, "yes") ||
-		    !strcmp(value, "on") || !strcmp(value, "true"))
-			*(int *)field = 1;
-		else if (!strcmp(value, "0") || !strcmp(value, "no") ||
-			 !strcmp(value, "off") || !strcmp(value, "false"))
-			*(int *)field = 0;
-		else
-			return bad_value(opt, value, -EINVAL, "want yes or no",
-					 err, errlen);
-		return 0;
+		return store_bool(opt, field, value, err, errlen);
 	case SP_OPT_ENUM:
-		for (k = 0; opt->choices[k]; k++) {
-			if (!strcmp(opt->choices[k], value)) {
-				*(int *)field = k;
-				return 0;
-			}
-		}
-		{
-			char why[160] = "want one of";
-			size_t used = strlen(why);
-
-			for (k = 0; opt->choices[k] && used < sizeof(why); k++)
-				used += (size_t)snprintf(why + used,
-					sizeof(why) - used, "%s%s",
-					k ? "|" : " ", opt->choices[k]);
-			return bad_value(opt, value, -EINVAL, why, err, errlen);
-		}
+		return store_enum(opt, field, value, err, errlen);
 	}
 	return -EINVAL;
 }

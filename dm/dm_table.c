@@ -104,11 +104,55 @@ static int validate_ioa(const struct sp_dm_map *map, char *err, size_t errlen)
 	return 0;
 }
 
+/* Path i: a block device, its arguments the selector's, not the same
+ * device as an earlier path. */
+static int validate_path(const struct sp_dm_map *map,
+			 const struct sp_selector_info *info, size_t i,
+			 char *err, size_t errlen)
+{
+	const struct sp_dm_path *p = &map->paths[i];
+	size_t j;
+
+	if (p->major > DM_MAX_MAJOR || p->minor > DM_MAX_MINOR)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: device %u:%u is not a valid "
+			    "major:minor", i + 1, p->major, p->minor);
+	if (p->major == 0)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: device %u:%u has major 0 (no "
+			    "block device)", i + 1, p->major, p->minor);
+	if (info->path_args >= 2 &&
+	    p->relative_throughput > SP_ST_MAX_RELATIVE_THROUGHPUT)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: relative_throughput %u out of "
+			    "range (0..%d)", i + 1,
+			    p->relative_throughput,
+			    SP_ST_MAX_RELATIVE_THROUGHPUT);
+	if (info->path_args < 2 && p->relative_throughput != 1)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: relative_throughput is a "
+			    "service-time argument, not %s's", i + 1,
+			    info->kernel_name);
+	for (j = 0; j < i; j++) {
+		if (map->paths[j].major == p->major &&
+		    map->paths[j].minor == p->minor)
+			return sp_errf(err, errlen, -EINVAL,
+				    "paths %zu and %zu are the same "
+				    "device %u:%u", j + 1, i + 1,
+				    p->major, p->minor);
+	}
+	if (info->path_arg != SP_SEL_ARG_CPUMASK && p->cpumask)
+		return sp_errf(err, errlen, -EINVAL,
+			    "path %zu: cpus is an io-affinity argument, "
+			    "not %s's", i + 1, info->kernel_name);
+	return 0;
+}
+
 static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 {
 	const struct sp_dm_selector *sel = &map->sel;
 	const struct sp_selector_info *info = sp_selector_info(sel->kind);
-	size_t i, j;
+	size_t i;
 
 	if (!info)
 		return sp_errf(err, errlen, -EINVAL, "unknown path selector %d",
@@ -135,40 +179,10 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 			    "threshold_multiplier %" PRId64 " out of range "
 			    "(0..%u)", sel->threshold_multiplier, UINT32_MAX);
 	for (i = 0; i < map->npaths; i++) {
-		const struct sp_dm_path *p = &map->paths[i];
+		int ret = validate_path(map, info, i, err, errlen);
 
-		if (p->major > DM_MAX_MAJOR || p->minor > DM_MAX_MINOR)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: device %u:%u is not a valid "
-				    "major:minor", i + 1, p->major, p->minor);
-		if (p->major == 0)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: device %u:%u has major 0 (no "
-				    "block device)", i + 1, p->major, p->minor);
-		if (info->path_args >= 2 &&
-		    p->relative_throughput > SP_ST_MAX_RELATIVE_THROUGHPUT)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: relative_throughput %u out of "
-				    "range (0..%d)", i + 1,
-				    p->relative_throughput,
-				    SP_ST_MAX_RELATIVE_THROUGHPUT);
-		if (info->path_args < 2 && p->relative_throughput != 1)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: relative_throughput is a "
-				    "service-time argument, not %s's", i + 1,
-				    info->kernel_name);
-		for (j = 0; j < i; j++) {
-			if (map->paths[j].major == p->major &&
-			    map->paths[j].minor == p->minor)
-				return sp_errf(err, errlen, -EINVAL,
-					    "paths %zu and %zu are the same "
-					    "device %u:%u", j + 1, i + 1,
-					    p->major, p->minor);
-		}
-		if (info->path_arg != SP_SEL_ARG_CPUMASK && p->cpumask)
-			return sp_errf(err, errlen, -EINVAL,
-				    "path %zu: cpus is an io-affinity argument, "
-				    "not %s's", i + 1, info->kernel_name);
+		if (ret)
+			return ret;
 	}
 	if (info->path_arg == SP_SEL_ARG_CPUMASK)
 		return validate_ioa(map, err, errlen);
@@ -321,14 +335,104 @@ static int parse_path(struct tokens *t, struct sp_dm_map *map, size_t i,
 	return 0;
 }
 
+/* "START LENGTH multipath FEATURES... HW_HANDLER..." */
+static int parse_head(struct tokens *t, struct sp_dm_map *map)
+{
+	const char *name = NULL;
+	uint64_t n, start;
+	size_t i;
+	int ret;
+
+	if ((ret = next_uint(t, "start sector", UINT64_MAX, &start)) ||
+	    (ret = next_uint(t, "length", UINT64_MAX, &map->sectors)) ||
+	    (ret = next_tok(t, "the target type", &name)))
+		return ret;
+	if (strcmp(name, "multipath"))
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "target '%s' is not multipath", name);
+	if ((ret = next_uint(t, "feature count", 64, &n)))
+		return ret;
+	for (i = 0; i < n; i++) {
+		if ((ret = next_tok(t, "a feature", &name)))
+			return ret;
+		if (!strcmp(name, "queue_if_no_path"))
+			map->queue_if_no_path = 1;
+	}
+	if ((ret = next_uint(t, "hardware handler count", 64, &n)))
+		return ret;
+	for (i = 0; i < n; i++)
+		if ((ret = next_tok(t, "a hardware handler word", &name)))
+			return ret;
+	return 0;
+}
+
+/* The one path group's header: its selector and the selector's
+ * arguments. */
+static int parse_group_selector(struct tokens *t, struct sp_dm_map *map)
+{
+	const char *name = NULL;
+	uint64_t v, n;
+	int ret;
+
+	if ((ret = next_uint(t, "path group count", 1024, &n)))
+		return ret;
+	if (n != 1)
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "%" PRIu64 " path groups: slowpath reads maps "
+			    "with exactly one", n);
+	if ((ret = next_uint(t, "first path group", 1, &v)) ||
+	    (ret = next_tok(t, "a path selector", &name)))
+		return ret;
+	/* the kernel's name only: a table never says "st" */
+	if (sp_selector_by_kernel(name, &map->sel.kind))
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "unknown path selector '%s'", name);
+	if ((ret = next_uint(t, "selector argument count", 2, &n)))
+		return ret;
+	if (n > sp_selector_info(map->sel.kind)->selector_args)
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "%s takes no selector arguments, got %" PRIu64,
+			    name, n);
+	if (n >= 1 && (ret = next_uint(t, "base_weight", 1023,
+				       (uint64_t *)&map->sel.base_weight)))
+		return ret;
+	if (n >= 2 && (ret = next_uint(t, "threshold_multiplier", UINT32_MAX,
+				       (uint64_t *)&map->sel.threshold_multiplier)))
+		return ret;
+	return 0;
+}
+
+/* The group's paths, and nothing after the last. */
+static int parse_paths(struct tokens *t, struct sp_dm_map *map)
+{
+	uint64_t n, nargs;
+	size_t i;
+	int ret;
+
+	if ((ret = next_uint(t, "path count", SP_DM_MAX_PATHS, &n)) ||
+	    (ret = next_uint(t, "per-path argument count", 2, &nargs)))
+		return ret;
+	if (!n)
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			       "path group has no paths");
+	map->npaths = n;
+	for (i = 0; i < n; i++)
+		if ((ret = parse_path(t, map, i, nargs)))
+			return ret;
+	if (sp_selector_info(map->sel.kind)->path_args < 2)
+		for (i = 0; i < n; i++)
+			map->paths[i].relative_throughput = 1;
+	if (t->pos != t->n)
+		return sp_errf(t->err, t->errlen, -EINVAL,
+			    "unexpected '%s' after the last path", t->v[t->pos]);
+	return 0;
+}
+
 int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 		      size_t errlen)
 {
 	struct tokens t = { .err = err, .errlen = errlen };
 	char copy[4096], *save = NULL, *tok;
-	const char *name = NULL;
-	uint64_t v, n, start, nargs;
-	size_t i;
 	int ret;
 
 	if (strlen(line) >= sizeof(copy))
@@ -342,65 +446,8 @@ int sp_dm_table_parse(const char *line, struct sp_dm_map *map, char *err,
 		t.v[t.n++] = tok;
 	}
 	sp_dm_map_init(map, SP_SEL_ST);
-	if ((ret = next_uint(&t, "start sector", UINT64_MAX, &start)) ||
-	    (ret = next_uint(&t, "length", UINT64_MAX, &map->sectors)) ||
-	    (ret = next_tok(&t, "the target type", &name)))
-		return ret;
-	if (strcmp(name, "multipath"))
-		return sp_errf(err, errlen, -EINVAL,
-			    "target '%s' is not multipath", name);
-	if ((ret = next_uint(&t, "feature count", 64, &n)))
-		return ret;
-	for (i = 0; i < n; i++) {
-		if ((ret = next_tok(&t, "a feature", &name)))
-			return ret;
-		if (!strcmp(name, "queue_if_no_path"))
-			map->queue_if_no_path = 1;
-	}
-	if ((ret = next_uint(&t, "hardware handler count", 64, &n)))
-		return ret;
-	for (i = 0; i < n; i++)
-		if ((ret = next_tok(&t, "a hardware handler word", &name)))
-			return ret;
-	if ((ret = next_uint(&t, "path group count", 1024, &n)))
-		return ret;
-	if (n != 1)
-		return sp_errf(err, errlen, -EINVAL,
-			    "%" PRIu64 " path groups: slowpath reads maps "
-			    "with exactly one", n);
-	if ((ret = next_uint(&t, "first path group", 1, &v)) ||
-	    (ret = next_tok(&t, "a path selector", &name)))
-		return ret;
-	/* the kernel's name only: a table never says "st" */
-	if (sp_selector_by_kernel(name, &map->sel.kind))
-		return sp_errf(err, errlen, -EINVAL,
-			    "unknown path selector '%s'", name);
-	if ((ret = next_uint(&t, "selector argument count", 2, &n)))
-		return ret;
-	if (n > sp_selector_info(map->sel.kind)->selector_args)
-		return sp_errf(err, errlen, -EINVAL,
-			    "%s takes no selector arguments, got %" PRIu64,
-			    name, n);
-	if (n >= 1 && (ret = next_uint(&t, "base_weight", 1023,
-				       (uint64_t *)&map->sel.base_weight)))
-		return ret;
-	if (n >= 2 && (ret = next_uint(&t, "threshold_multiplier", UINT32_MAX,
-				       (uint64_t *)&map->sel.threshold_multiplier)))
-		return ret;
-	if ((ret = next_uint(&t, "path count", SP_DM_MAX_PATHS, &n)) ||
-	    (ret = next_uint(&t, "per-path argument count", 2, &nargs)))
-		return ret;
-	if (!n)
-		return sp_errf(err, errlen, -EINVAL, "path group has no paths");
-	map->npaths = n;
-	for (i = 0; i < n; i++)
-		if ((ret = parse_path(&t, map, i, nargs)))
-			return ret;
-	if (sp_selector_info(map->sel.kind)->path_args < 2)
-		for (i = 0; i < n; i++)
-			map->paths[i].relative_throughput = 1;
-	if (t.pos != t.n)
-		return sp_errf(err, errlen, -EINVAL,
-			    "unexpected '%s' after the last path", t.v[t.pos]);
-	return 0;
+	ret = parse_head(&t, map);
+	if (!ret)
+		ret = parse_group_selector(&t, map);
+	return ret ? ret : parse_paths(&t, map);
 }

@@ -109,19 +109,22 @@ static int push_port(struct sp_strv *sv, const char *id, int fd,
 	return ret;
 }
 
-int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
+static int qemu_vm_ok(const struct sp_lab_vm *vm)
+{
+	if (!vm->qemu || !vm->kernel || !vm->initrd || !vm->xchg_dir ||
+	    vm->cpus < 1 || vm->mem_bytes < (64ULL << 20))
+		return 0;
+	if (vm->mode != SP_LAB_SHELL &&
+	    (!vm->console_log || vm->out_fd < 0 || vm->err_fd < 0))
+		return 0;
+	return vm->mode != SP_LAB_AGENT || vm->ctl_socket;
+}
+
+/* qemu itself, the machine and the kernel it boots. */
+static int push_machine(const struct sp_lab_vm *vm, struct sp_strv *out)
 {
 	const char *append;
 	int ret = 0;
-
-	if (!vm->qemu || !vm->kernel || !vm->initrd || !vm->xchg_dir ||
-	    vm->cpus < 1 || vm->mem_bytes < (64ULL << 20))
-		return -EINVAL;
-	if (vm->mode != SP_LAB_SHELL &&
-	    (!vm->console_log || vm->out_fd < 0 || vm->err_fd < 0))
-		return -EINVAL;
-	if (vm->mode == SP_LAB_AGENT && !vm->ctl_socket)
-		return -EINVAL;
 
 	/* With 2 vCPUs under TCG the kernel distrusts the TSC and falls
 	 * back to HPET, which costs every clock read a VM exit; a shell
@@ -158,6 +161,14 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 	ret |= sp_strv_push(out, vm->initrd);
 	ret |= sp_strv_push(out, "-append");
 	ret |= sp_strv_push(out, append);
+	return ret;
+}
+
+/* The host's root read-only, the exchange folder and --keep's. */
+static int push_shares(const struct sp_lab_vm *vm, struct sp_strv *out)
+{
+	int ret = 0;
+
 	ret |= sp_strv_push(out, "-virtfs");
 	/* remap: the host root spans several filesystems whose inode
 	 * numbers would otherwise collide in the guest. */
@@ -177,6 +188,15 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 				      ",security_model=mapped-xattr",
 				      vm->keep_dir);
 	}
+	return ret;
+}
+
+/* The agent's output ports, the console log and the control socket, or
+ * a shell's console on stdio. */
+static int push_channels(const struct sp_lab_vm *vm, struct sp_strv *out)
+{
+	int ret = 0;
+
 	if (vm->mode != SP_LAB_SHELL) {
 		/* SP_LAB_AGENT: the agent's own output, for its log */
 		ret |= sp_strv_push(out, "-device");
@@ -199,6 +219,18 @@ int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 		ret |= sp_strv_push(out, "-serial");
 		ret |= sp_strv_push(out, "mon:stdio");
 	}
+	return ret;
+}
+
+int sp_lab_qemu_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
+{
+	int ret = 0;
+
+	if (!qemu_vm_ok(vm))
+		return -EINVAL;
+	ret |= push_machine(vm, out);
+	ret |= push_shares(vm, out);
+	ret |= push_channels(vm, out);
 	if (ret) {
 		sp_strv_free(out);
 		return -ENOMEM;

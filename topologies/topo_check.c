@@ -16,17 +16,11 @@ static int valid_map_name(const char *s)
 	return 1;
 }
 
-/* Everything that needs the whole file: selector arguments, map name,
- * the address plan and the paths' subnets within it. */
-int sp_topo_check_whole(struct sp_topo_parser *p)
+/* The selector's arguments and the failover keys, against each other. */
+static int check_global_keys(struct sp_topo_parser *p)
 {
-	struct sp_topo *t = p->topo;
-	uint32_t plan, need, have;
-	char a[16], b[16];
-	size_t i, j;
-	int len;
+	const struct sp_topo *t = p->topo;
 
-	p->line = 0;
 	if (t->selector.kind != SP_SEL_HST &&
 	    (t->selector.base_weight >= 0 ||
 	     t->selector.threshold_multiplier >= 0))
@@ -40,51 +34,53 @@ int sp_topo_check_whole(struct sp_topo_parser *p)
 			    "no_path_retry (queue or N queues, fail or 0 does "
 			    "not): give one of them",
 			    t->init.queue_if_no_path ? "yes" : "no");
-	for (i = 0; i < t->npaths; i++) {
-		const struct sp_topo_path *path = &t->paths[i];
+	return 0;
+}
 
-		if (path->relative_throughput != 1 &&
-		    t->selector.kind != SP_SEL_ST) {
-			p->line = path->line;
-			return sp_topo_perr(p, "path %zu: relative_throughput is for "
-				    "selector st, not %s", i + 1,
-				    sp_selector_short_name(t->selector.kind));
-		}
-		if (path->dist == SP_DIST_PARETONORMAL &&
-		    path->jitter.kind != SP_JITTER_NONE &&
-		    path->mech != SP_MECH_NETEM) {
-			p->line = path->line;
-			return sp_topo_perr(p, "path %zu: distribution paretonormal is "
-				    "netem's only; the tgt delay store knows "
-				    "uniform, normal and pareto", i + 1);
-		}
-		if (t->servers && path->mech != SP_MECH_BACKEND) {
-			p->line = path->line;
-			return sp_topo_perr(p, "path %zu: servers = %u needs "
-				    "mechanism backend: only the tgt delay store "
-				    "serves commands in turn", i + 1, t->servers);
-		}
-		if (t->servers && path->has_delay &&
-		    path->read_delay_ns != path->write_delay_ns) {
-			p->line = path->line;
-			return sp_topo_perr(p, "path %zu: with servers = %u the "
-				    "delay is a service time for every command: "
-				    "read_delay and write_delay must be equal",
-				    i + 1, t->servers);
-		}
-		if (path->mech == SP_MECH_NETEM && path->has_delay &&
-		    path->read_delay_ns != path->write_delay_ns) {
-			p->line = path->line;
-			return sp_topo_perr(p, "path %zu: netem delays every packet "
-				    "alike, so read_delay and write_delay must "
-				    "be equal (or use mechanism backend/both)",
-				    i + 1);
-		}
-	}
-	if (!valid_map_name(t->map_name))
-		return sp_topo_perr(p, "map_name '%s' must start with '%s' and hold "
-			    "only letters, digits and -_.+", t->map_name,
-			    SP_TOPO_MAP_PREFIX);
+/* Path i's keys against the selector, its mechanism and servers. */
+static int check_path_keys(struct sp_topo_parser *p, size_t i)
+{
+	const struct sp_topo *t = p->topo;
+	const struct sp_topo_path *path = &t->paths[i];
+
+	p->line = path->line;
+	if (path->relative_throughput != 1 && t->selector.kind != SP_SEL_ST)
+		return sp_topo_perr(p, "path %zu: relative_throughput is for "
+			    "selector st, not %s", i + 1,
+			    sp_selector_short_name(t->selector.kind));
+	if (path->dist == SP_DIST_PARETONORMAL &&
+	    path->jitter.kind != SP_JITTER_NONE && path->mech != SP_MECH_NETEM)
+		return sp_topo_perr(p, "path %zu: distribution paretonormal is "
+			    "netem's only; the tgt delay store knows "
+			    "uniform, normal and pareto", i + 1);
+	if (t->servers && path->mech != SP_MECH_BACKEND)
+		return sp_topo_perr(p, "path %zu: servers = %u needs "
+			    "mechanism backend: only the tgt delay store "
+			    "serves commands in turn", i + 1, t->servers);
+	if (t->servers && path->has_delay &&
+	    path->read_delay_ns != path->write_delay_ns)
+		return sp_topo_perr(p, "path %zu: with servers = %u the "
+			    "delay is a service time for every command: "
+			    "read_delay and write_delay must be equal",
+			    i + 1, t->servers);
+	if (path->mech == SP_MECH_NETEM && path->has_delay &&
+	    path->read_delay_ns != path->write_delay_ns)
+		return sp_topo_perr(p, "path %zu: netem delays every packet "
+			    "alike, so read_delay and write_delay must "
+			    "be equal (or use mechanism backend/both)",
+			    i + 1);
+	return 0;
+}
+
+/* addresses = a.b.c.d/len: inside slowpath's range, no host bits, room
+ * for every path's subnet; into t->plan_addr/plan_len. */
+static int check_address_plan(struct sp_topo_parser *p)
+{
+	struct sp_topo *t = p->topo;
+	uint32_t plan, need, have;
+	char a[16];
+	int len;
+
 	p->line = p->addresses_line;
 	if (sp_topo_parse_cidr(p->addresses_buf, &plan, &len))
 		return sp_topo_perr(p, "bad address plan '%s': want a.b.c.d/len",
@@ -112,6 +108,19 @@ int sp_topo_check_whole(struct sp_topo_parser *p)
 			    t->path_prefix);
 	t->plan_addr = plan;
 	t->plan_len = len;
+	return 0;
+}
+
+/* Each path's subnet: the next one of the plan when it names none,
+ * else its own checked to lie inside the plan. */
+static int place_subnets(struct sp_topo_parser *p)
+{
+	struct sp_topo *t = p->topo;
+	uint32_t plan = t->plan_addr;
+	int len = t->plan_len;
+	char a[16];
+	size_t i;
+
 	for (i = 0; i < t->npaths; i++) {
 		struct sp_topo_path *path = &t->paths[i];
 
@@ -136,6 +145,15 @@ int sp_topo_check_whole(struct sp_topo_parser *p)
 				    "address plan %s", i + 1, a,
 				    path->subnet_len, p->addresses_buf);
 	}
+	return 0;
+}
+
+static int check_subnet_overlaps(struct sp_topo_parser *p)
+{
+	const struct sp_topo *t = p->topo;
+	char a[16], b[16];
+	size_t i, j;
+
 	for (i = 0; i < t->npaths; i++) {
 		for (j = 0; j < i; j++) {
 			if (!sp_topo_cidr_overlap(t->paths[i].subnet,
@@ -156,4 +174,29 @@ int sp_topo_check_whole(struct sp_topo_parser *p)
 		}
 	}
 	return 0;
+}
+
+/* Everything that needs the whole file: selector arguments, map name,
+ * the address plan and the paths' subnets within it. */
+int sp_topo_check_whole(struct sp_topo_parser *p)
+{
+	struct sp_topo *t = p->topo;
+	size_t i;
+	int ret;
+
+	p->line = 0;
+	ret = check_global_keys(p);
+	for (i = 0; !ret && i < t->npaths; i++)
+		ret = check_path_keys(p, i);
+	if (ret)
+		return ret;
+	p->line = 0;	/* the whole file's, not the last path's */
+	if (!valid_map_name(t->map_name))
+		return sp_topo_perr(p, "map_name '%s' must start with '%s' and hold "
+			    "only letters, digits and -_.+", t->map_name,
+			    SP_TOPO_MAP_PREFIX);
+	ret = check_address_plan(p);
+	if (!ret)
+		ret = place_subnets(p);
+	return ret ? ret : check_subnet_overlaps(p);
 }

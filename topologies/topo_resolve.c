@@ -22,98 +22,127 @@ static int64_t scaled(double multiplier, int64_t unit_ns)
 	return (int64_t)llround(multiplier * (double)unit_ns);
 }
 
+/* Path i's read and write delays and its jitter in ns: a multiplier
+ * of the unit or its own, each held to what one command may wait. */
+static int resolve_delays(const struct sp_topo *topo, size_t i,
+			  int64_t unit_ns, struct sp_topo_resolved_path *r,
+			  char *err, size_t errlen)
+{
+	const struct sp_topo_path *p = &topo->paths[i];
+	char ubuf[32];
+	int64_t larger;
+
+	if (p->has_multiplier) {
+		/* each factor is bounded, their product is not */
+		if (p->multiplier * (double)unit_ns > (double)SP_DELAY_MAX_NS) {
+			snprintf(err, errlen, "%s:%d: path %zu: "
+				 "multiplier %g times the unit %s is "
+				 "over 60s, the most one command may "
+				 "be held", topo->file, p->line, i + 1,
+				 p->multiplier,
+				 sp_format_duration(unit_ns, ubuf,
+						    sizeof(ubuf)));
+			return -ERANGE;
+		}
+		r->read_delay_ns = scaled(p->multiplier, unit_ns);
+		r->write_delay_ns = r->read_delay_ns;
+	} else {
+		r->read_delay_ns = p->read_delay_ns;
+		r->write_delay_ns = p->write_delay_ns;
+	}
+	larger = r->read_delay_ns > r->write_delay_ns ? r->read_delay_ns
+						     : r->write_delay_ns;
+	if (p->jitter.kind == SP_JITTER_ABS)
+		r->jitter_ns = p->jitter.ns;
+	else if (p->jitter.kind == SP_JITTER_PCT)
+		r->jitter_ns = (int64_t)llround((double)larger *
+						p->jitter.pct / 100.0);
+	/* netem holds a packet up to delay + jitter; the store's
+	 * sampler clamps on its own (tgt-backend/jitter.c) */
+	if (larger + r->jitter_ns > SP_DELAY_MAX_NS &&
+	    p->mech != SP_MECH_BACKEND) {
+		snprintf(err, errlen, "%s:%d: path %zu: delay plus "
+			 "jitter is over 60s, the most one command may "
+			 "be held", topo->file, p->line, i + 1);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* The delays between the tgt delay store and netem, by mechanism. */
+static void split_by_mechanism(const struct sp_topo *topo,
+			       struct sp_topo_resolved_path *r)
+{
+	int64_t common, share;
+
+	switch (r->mech) {
+	case SP_MECH_BACKEND:
+		r->backend_read_ns = r->read_delay_ns;
+		r->backend_write_ns = r->write_delay_ns;
+		r->backend_jitter_ns = r->jitter_ns;
+		if (topo->servers) {
+			/* equal, topo_check saw to it */
+			r->backend_service_ns = r->read_delay_ns;
+			r->backend_read_ns = r->backend_write_ns = 0;
+			r->servers = topo->servers;
+		}
+		break;
+	case SP_MECH_NETEM:
+		r->netem_delay_ns = r->read_delay_ns;
+		r->netem_jitter_ns = r->jitter_ns;
+		break;
+	case SP_MECH_BOTH:
+		/* Half the part both directions share goes on the
+		 * wire; the store adds the rest, so one I/O still
+		 * waits the configured delay in total. */
+		common = r->read_delay_ns < r->write_delay_ns
+				 ? r->read_delay_ns : r->write_delay_ns;
+		share = common / 2;
+		r->netem_delay_ns = share;
+		r->backend_read_ns = r->read_delay_ns - share;
+		r->backend_write_ns = r->write_delay_ns - share;
+		r->backend_jitter_ns = r->jitter_ns;
+		break;
+	}
+}
+
+static void resolve_addresses(const struct sp_topo_path *p,
+			      struct sp_topo_resolved_path *r)
+{
+	r->subnet = p->subnet;
+	r->prefix_len = p->subnet_len;
+	/* the initiator keeps the first host address, tgtd the second */
+	r->initiator_addr = p->subnet + 1;
+	r->target_addr = p->subnet + 2;
+	sp_topo_fmt_addr(r->initiator_addr, r->initiator_ip,
+			 sizeof(r->initiator_ip));
+	sp_topo_fmt_addr(r->target_addr, r->target_ip,
+			 sizeof(r->target_ip));
+}
+
 int sp_topo_resolve(const struct sp_topo *topo, int64_t unit_ns,
 		    struct sp_topo_resolved_path *out, char *err,
 		    size_t errlen)
 {
-	char ubuf[32];
 	size_t i;
+	int ret;
 
 	if (unit_ns <= 0)
 		unit_ns = topo->unit_ns;
 	for (i = 0; i < topo->npaths; i++) {
 		const struct sp_topo_path *p = &topo->paths[i];
 		struct sp_topo_resolved_path *r = &out[i];
-		int64_t larger, common, share;
 
 		memset(r, 0, sizeof(*r));
 		r->index = (unsigned int)i + 1;
 		r->label = p->label;
-		if (p->has_multiplier) {
-			/* each factor is bounded, their product is not */
-			if (p->multiplier * (double)unit_ns >
-			    (double)SP_DELAY_MAX_NS) {
-				snprintf(err, errlen, "%s:%d: path %zu: "
-					 "multiplier %g times the unit %s is "
-					 "over 60s, the most one command may "
-					 "be held", topo->file, p->line, i + 1,
-					 p->multiplier,
-					 sp_format_duration(unit_ns, ubuf,
-							    sizeof(ubuf)));
-				return -ERANGE;
-			}
-			r->read_delay_ns = scaled(p->multiplier, unit_ns);
-			r->write_delay_ns = r->read_delay_ns;
-		} else {
-			r->read_delay_ns = p->read_delay_ns;
-			r->write_delay_ns = p->write_delay_ns;
-		}
-		larger = r->read_delay_ns > r->write_delay_ns ? r->read_delay_ns
-							     : r->write_delay_ns;
-		if (p->jitter.kind == SP_JITTER_ABS)
-			r->jitter_ns = p->jitter.ns;
-		else if (p->jitter.kind == SP_JITTER_PCT)
-			r->jitter_ns = (int64_t)llround((double)larger *
-							p->jitter.pct / 100.0);
-		/* netem holds a packet up to delay + jitter; the store's
-		 * sampler clamps on its own (tgt-backend/jitter.c) */
-		if (larger + r->jitter_ns > SP_DELAY_MAX_NS &&
-		    p->mech != SP_MECH_BACKEND) {
-			snprintf(err, errlen, "%s:%d: path %zu: delay plus "
-				 "jitter is over 60s, the most one command may "
-				 "be held", topo->file, p->line, i + 1);
-			return -ERANGE;
-		}
+		ret = resolve_delays(topo, i, unit_ns, r, err, errlen);
+		if (ret)
+			return ret;
 		r->dist = p->dist;
 		r->mech = p->mech;
-		switch (p->mech) {
-		case SP_MECH_BACKEND:
-			r->backend_read_ns = r->read_delay_ns;
-			r->backend_write_ns = r->write_delay_ns;
-			r->backend_jitter_ns = r->jitter_ns;
-			if (topo->servers) {
-				/* equal, topo_check saw to it */
-				r->backend_service_ns = r->read_delay_ns;
-				r->backend_read_ns = r->backend_write_ns = 0;
-				r->servers = topo->servers;
-			}
-			break;
-		case SP_MECH_NETEM:
-			r->netem_delay_ns = r->read_delay_ns;
-			r->netem_jitter_ns = r->jitter_ns;
-			break;
-		case SP_MECH_BOTH:
-			/* Half the part both directions share goes on the
-			 * wire; the store adds the rest, so one I/O still
-			 * waits the configured delay in total. */
-			common = r->read_delay_ns < r->write_delay_ns
-					 ? r->read_delay_ns : r->write_delay_ns;
-			share = common / 2;
-			r->netem_delay_ns = share;
-			r->backend_read_ns = r->read_delay_ns - share;
-			r->backend_write_ns = r->write_delay_ns - share;
-			r->backend_jitter_ns = r->jitter_ns;
-			break;
-		}
-		r->subnet = p->subnet;
-		r->prefix_len = p->subnet_len;
-		/* the initiator keeps the first host address, tgtd the second */
-		r->initiator_addr = p->subnet + 1;
-		r->target_addr = p->subnet + 2;
-		sp_topo_fmt_addr(r->initiator_addr, r->initiator_ip,
-				 sizeof(r->initiator_ip));
-		sp_topo_fmt_addr(r->target_addr, r->target_ip,
-				 sizeof(r->target_ip));
+		split_by_mechanism(topo, r);
+		resolve_addresses(p, r);
 		r->relative_throughput = p->relative_throughput;
 		r->cpumask = p->cpumask;
 	}

@@ -1,25 +1,19 @@
-/* The /run/slowpath journal: format, replay, files. See state.h. */
+/* The /run/slowpath journal: format and replay. See state.h; its
+ * files are in state_file.c. */
 #include "harness/bringup/state.h"
-#include "common/file.h"
-#include "common/strbuf.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 const char *const sp_step_names[] = {
 	"backing", "iscsid", "netns", "veth", "tgtd", "target", "netem",
 	"discovery", "login", "map", NULL,
 };
 
-#define MAX_JOURNAL SP_FILE_TEXT_MAX
 #define MAX_TOKS 24
 
 void sp_state_init(struct sp_state *st)
@@ -31,20 +25,28 @@ void sp_state_init(struct sp_state *st)
 	sp_initiator_init(&st->init);
 }
 
-static int bad(char *err, size_t errlen, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* One journal line: its fields and where an error about it goes. */
+struct rec {
+	char **t;
+	int n, line;
+	char *err;
+	size_t errlen;
+};
 
-static int bad(char *err, size_t errlen, int line, const char *fmt, ...)
+static int rec_bad(const struct rec *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int rec_bad(const struct rec *r, const char *fmt, ...)
 {
 	va_list ap;
 	int n = 0;
 
-	if (err && errlen) {
-		n = snprintf(err, errlen, "line %d: ", line);
-		if (n < 0 || (size_t)n >= errlen)
+	if (r->err && r->errlen) {
+		n = snprintf(r->err, r->errlen, "line %d: ", r->line);
+		if (n < 0 || (size_t)n >= r->errlen)
 			n = 0;
 		va_start(ap, fmt);
-		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
 	return -EINVAL;
@@ -107,275 +109,419 @@ static struct sp_state_path *path_by_index(struct sp_state *st,
 	return NULL;
 }
 
+/* The fields of a path line, by how their value is read. */
+#define PATH_FIELD(f) offsetof(struct sp_state_path, f)
+#define PATH_STR(k, f) { k, PATH_FIELD(f), \
+	sizeof(((struct sp_state_path *)0)->f) }
+
+static const struct { const char *key; size_t off, len; } path_strs[] = {
+	PATH_STR("label", label), PATH_STR("netns", netns),
+	PATH_STR("hif", host_if), PATH_STR("tif", target_if),
+	PATH_STR("target", target_ip),
+};
+
+static const struct {
+	const char *key;
+	unsigned long long max;
+	size_t off;
+} path_uints[] = {
+	{ "servers", 64, PATH_FIELD(servers) },
+	{ "port", 65535, PATH_FIELD(portal_port) },
+	{ "ctl", 65535, PATH_FIELD(ctl_port) },
+	{ "rt", 65535, PATH_FIELD(relative_throughput) },
+};
+
+static const struct { const char *key; size_t off; } path_i64s[] = {
+	{ "read", PATH_FIELD(read_ns) }, { "write", PATH_FIELD(write_ns) },
+	{ "jitter", PATH_FIELD(jitter_ns) }, { "netem", PATH_FIELD(netem_ns) },
+	{ "netem_jitter", PATH_FIELD(netem_jitter_ns) },
+	{ "service", PATH_FIELD(service_ns) },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "init=IP/PREFIX" */
+static int path_initiator(struct sp_state_path *p, char *v)
+{
+	char *slash = strchr(v, '/');
+	unsigned long long u;
+
+	if (!slash || to_uint(slash + 1, 32, &u))
+		return -1;
+	*slash = '\0';
+	p->prefix_len = (int)u;
+	return copy(p->initiator_ip, sizeof(p->initiator_ip), v);
+}
+
+static int path_mech_or_dist(struct sp_state_path *p, const char *kv,
+			     const char *v)
+{
+	int e = enum_index(kv[0] == 'm' ? sp_mech_names : sp_dist_names, v);
+
+	if (e < 0)
+		return -1;
+	if (kv[0] == 'm')
+		p->mech = (enum sp_mech)e;
+	else
+		p->dist = (enum sp_dist)e;
+	return 0;
+}
+
+static int path_cpumask(struct sp_state_path *p, const char *v)
+{
+	char *end;
+
+	errno = 0;
+	p->cpumask = strtoull(v, &end, 16);
+	return !*v || *end || errno ? -1 : 0;
+}
+
+/* The keys of the tables above: 1 when kv is one of them (its result
+ * in *ret), 0 when not. */
+static int path_table_kv(struct sp_state_path *p, const char *kv,
+			 const char *v, int *ret)
+{
+	char *base = (char *)p;
+	unsigned long long u;
+	int64_t i;
+	size_t k;
+
+	for (k = 0; k < COUNT(path_strs); k++)
+		if (!strcmp(kv, path_strs[k].key)) {
+			*ret = copy(base + path_strs[k].off, path_strs[k].len,
+				    v);
+			return 1;
+		}
+	for (k = 0; k < COUNT(path_uints); k++)
+		if (!strcmp(kv, path_uints[k].key)) {
+			*ret = to_uint(v, path_uints[k].max, &u);
+			if (!*ret)
+				*(unsigned int *)(base + path_uints[k].off) =
+					(unsigned int)u;
+			return 1;
+		}
+	for (k = 0; k < COUNT(path_i64s); k++)
+		if (!strcmp(kv, path_i64s[k].key)) {
+			*ret = to_i64(v, &i) || i < 0 ? -1 : 0;
+			if (!*ret)
+				*(int64_t *)(base + path_i64s[k].off) = i;
+			return 1;
+		}
+	return 0;
+}
+
 /* "k=v" of a path line into p. */
 static int path_kv(struct sp_state_path *p, char *kv)
 {
 	char *v = strchr(kv, '=');
-	unsigned long long u;
-	int64_t i;
-	int e;
+	int ret;
 
 	if (!v)
 		return -1;
 	*v++ = '\0';
-	if (!strcmp(kv, "label"))
-		return copy(p->label, sizeof(p->label), v);
-	if (!strcmp(kv, "netns"))
-		return copy(p->netns, sizeof(p->netns), v);
-	if (!strcmp(kv, "hif"))
-		return copy(p->host_if, sizeof(p->host_if), v);
-	if (!strcmp(kv, "tif"))
-		return copy(p->target_if, sizeof(p->target_if), v);
-	if (!strcmp(kv, "target"))
-		return copy(p->target_ip, sizeof(p->target_ip), v);
-	if (!strcmp(kv, "init")) {
-		char *slash = strchr(v, '/');
+	if (path_table_kv(p, kv, v, &ret))
+		return ret;
+	if (!strcmp(kv, "init"))
+		return path_initiator(p, v);
+	if (!strcmp(kv, "mech") || !strcmp(kv, "dist"))
+		return path_mech_or_dist(p, kv, v);
+	if (!strcmp(kv, "cpus"))
+		return path_cpumask(p, v);
+	return -1;
+}
 
-		if (!slash || to_uint(slash + 1, 32, &u))
-			return -1;
-		*slash = '\0';
-		p->prefix_len = (int)u;
-		return copy(p->initiator_ip, sizeof(p->initiator_ip), v);
-	}
-	if (!strcmp(kv, "mech") || !strcmp(kv, "dist")) {
-		e = enum_index(kv[0] == 'm' ? sp_mech_names : sp_dist_names, v);
-		if (e < 0)
-			return -1;
-		if (kv[0] == 'm')
-			p->mech = (enum sp_mech)e;
-		else
-			p->dist = (enum sp_dist)e;
-		return 0;
-	}
-	if (!strcmp(kv, "servers")) {
-		if (to_uint(v, 64, &u))
-			return -1;
-		p->servers = (unsigned int)u;
-		return 0;
-	}
-	if (!strcmp(kv, "port") || !strcmp(kv, "ctl") || !strcmp(kv, "rt")) {
-		if (to_uint(v, 65535, &u))
-			return -1;
-		if (kv[0] == 'p')
-			p->portal_port = (unsigned int)u;
-		else if (kv[0] == 'c')
-			p->ctl_port = (unsigned int)u;
-		else
-			p->relative_throughput = (unsigned int)u;
-		return 0;
-	}
-	if (!strcmp(kv, "cpus")) {
-		char *end;
-
-		errno = 0;
-		p->cpumask = strtoull(v, &end, 16);
-		return !*v || *end || errno ? -1 : 0;
-	}
-	if (to_i64(v, &i) || i < 0)
-		return -1;
-	if (!strcmp(kv, "read"))
-		p->read_ns = i;
-	else if (!strcmp(kv, "write"))
-		p->write_ns = i;
-	else if (!strcmp(kv, "jitter"))
-		p->jitter_ns = i;
-	else if (!strcmp(kv, "netem"))
-		p->netem_ns = i;
-	else if (!strcmp(kv, "netem_jitter"))
-		p->netem_jitter_ns = i;
-	else if (!strcmp(kv, "service"))
-		p->service_ns = i;
-	else
-		return -1;
+static int rec_need(const struct rec *r, int fields)
+{
+	if (r->n < fields)
+		return rec_bad(r, "'%s' needs %d fields", r->t[0], fields - 1);
 	return 0;
 }
 
-static int parse_line(struct sp_state *st, char **t, int n, int line,
-		      char *err, size_t errlen)
+static int rec_version(struct sp_state *st, const struct rec *r)
+{
+	unsigned long long u;
+
+	(void)st;
+	if (to_uint(r->t[1], 1000, &u) || u != SP_STATE_VERSION)
+		return rec_bad(r, "version '%s' is not %d", r->t[1],
+			       SP_STATE_VERSION);
+	return 0;
+}
+
+/* The records that name things, copied as they are. */
+static int rec_names(struct sp_state *st, const struct rec *r)
+{
+	const char *kind = r->t[0], *v = r->t[1];
+
+	if (!strcmp(kind, "topology"))
+		return copy(st->topology, sizeof(st->topology), v) ||
+		       copy(st->topo_file, sizeof(st->topo_file), r->t[2]) ?
+		       rec_bad(r, "topology too long") : 0;
+	if (!strcmp(kind, "map"))
+		return copy(st->map_name, sizeof(st->map_name), v) ||
+		       copy(st->map_uuid, sizeof(st->map_uuid), r->t[2]) ?
+		       rec_bad(r, "map name too long") : 0;
+	if (!strcmp(kind, "tag"))
+		return copy(st->tag, sizeof(st->tag), v) ?
+		       rec_bad(r, "tag '%s' too long", v) : 0;
+	if (!strcmp(kind, "iqn"))
+		return copy(st->iqn, sizeof(st->iqn), v) ?
+		       rec_bad(r, "iqn too long") : 0;
+	if (!strcmp(kind, "store"))
+		return copy(st->bstype, sizeof(st->bstype), v) ?
+		       rec_bad(r, "bad store '%s'", v) : 0;
+	return copy(st->chap_user, sizeof(st->chap_user), v) ?
+	       rec_bad(r, "chap user too long") : 0;
+}
+
+static int rec_backing(struct sp_state *st, const struct rec *r)
+{
+	unsigned long long u;
+
+	if (copy(st->backing, sizeof(st->backing), r->t[1]) ||
+	    to_uint(r->t[3], UINT64_MAX, &u))
+		return rec_bad(r, "bad backing '%s %s'", r->t[1], r->t[3]);
+	st->backing_created = !strcmp(r->t[2], "created");
+	st->size_bytes = u;
+	return 0;
+}
+
+static int rec_selector(struct sp_state *st, const struct rec *r)
+{
+	enum sp_selector k;
+	int64_t bw, tm;
+
+	if (sp_selector_parse(r->t[1], &k) || to_i64(r->t[2], &bw) ||
+	    to_i64(r->t[3], &tm))
+		return rec_bad(r, "bad selector '%s %s %s'", r->t[1], r->t[2],
+			       r->t[3]);
+	sp_dm_selector_init(&st->sel, k);
+	st->sel.base_weight = bw;
+	st->sel.threshold_multiplier = tm;
+	return 0;
+}
+
+static int rec_path(struct sp_state *st, const struct rec *r)
 {
 	unsigned long long u;
 	struct sp_state_path *p;
-	int i, s;
+	int i;
 
-#define NEED(k) do { if (n < (k)) return bad(err, errlen, line, \
-	"'%s' needs %d fields", t[0], (k) - 1); } while (0)
-	if (!strcmp(t[0], "slowpath-state")) {
-		NEED(2);
-		if (to_uint(t[1], 1000, &u) || u != SP_STATE_VERSION)
-			return bad(err, errlen, line, "version '%s' is not %d",
-				   t[1], SP_STATE_VERSION);
-	} else if (!strcmp(t[0], "topology")) {
-		NEED(3);
-		if (copy(st->topology, sizeof(st->topology), t[1]) ||
-		    copy(st->topo_file, sizeof(st->topo_file), t[2]))
-			return bad(err, errlen, line, "topology too long");
-	} else if (!strcmp(t[0], "tag")) {
-		NEED(2);
-		if (copy(st->tag, sizeof(st->tag), t[1]))
-			return bad(err, errlen, line, "tag '%s' too long", t[1]);
-	} else if (!strcmp(t[0], "iqn")) {
-		NEED(2);
-		if (copy(st->iqn, sizeof(st->iqn), t[1]))
-			return bad(err, errlen, line, "iqn too long");
-	} else if (!strcmp(t[0], "map")) {
-		NEED(3);
-		if (copy(st->map_name, sizeof(st->map_name), t[1]) ||
-		    copy(st->map_uuid, sizeof(st->map_uuid), t[2]))
-			return bad(err, errlen, line, "map name too long");
-	} else if (!strcmp(t[0], "backing")) {
-		NEED(4);
-		if (copy(st->backing, sizeof(st->backing), t[1]) ||
-		    to_uint(t[3], UINT64_MAX, &u))
-			return bad(err, errlen, line, "bad backing '%s %s'",
-				   t[1], t[3]);
-		st->backing_created = !strcmp(t[2], "created");
-		st->size_bytes = u;
-	} else if (!strcmp(t[0], "selector")) {
-		enum sp_selector k;
-		int64_t bw, tm;
-
-		NEED(4);
-		if (sp_selector_parse(t[1], &k) || to_i64(t[2], &bw) ||
-		    to_i64(t[3], &tm))
-			return bad(err, errlen, line, "bad selector '%s %s %s'",
-				   t[1], t[2], t[3]);
-		sp_dm_selector_init(&st->sel, k);
-		st->sel.base_weight = bw;
-		st->sel.threshold_multiplier = tm;
-	} else if (!strcmp(t[0], "path")) {
-		NEED(2);
-		if (to_uint(t[1], SP_TOPO_MAX_PATHS, &u) || !u)
-			return bad(err, errlen, line, "path number '%s'", t[1]);
-		if (path_by_index(st, t[1]))
-			return bad(err, errlen, line, "path %s twice", t[1]);
-		if (st->npaths >= SP_TOPO_MAX_PATHS)
-			return bad(err, errlen, line, "too many paths");
-		p = &st->paths[st->npaths];
-		memset(p, 0, sizeof(*p));
-		p->index = (unsigned int)u;
-		for (i = 2; i < n; i++)
-			if (path_kv(p, t[i]))
-				return bad(err, errlen, line,
-					   "bad path field '%s'", t[i]);
-		st->npaths++;
-	} else if (!strcmp(t[0], "begin")) {
-		NEED(2);
-		s = enum_index(sp_step_names, t[1]);
-		if (s < 0)
-			return bad(err, errlen, line, "unknown step '%s'", t[1]);
-		if (s == SP_STEP_BACKING || s == SP_STEP_ISCSID ||
-		    s == SP_STEP_MAP) {
-			st->steps |= 1u << s;
-			return 0;
-		}
-		NEED(3);
-		p = path_by_index(st, t[2]);
-		if (!p)
-			return bad(err, errlen, line, "no path '%s'", t[2]);
-		p->steps |= 1u << s;
-	} else if (!strcmp(t[0], "pid")) {
-		unsigned long long start = 0;
-
-		NEED(4);
-		if (to_uint(t[3], 1u << 30, &u) || !u ||
-		    (n > 4 && to_uint(t[4], UINT64_MAX, &start)))
-			return bad(err, errlen, line, "bad pid '%s'", t[3]);
-		if (!strcmp(t[1], "iscsid")) {
-			st->iscsid_pid = (pid_t)u;
-			st->iscsid_start = start;
-			return 0;
-		}
-		p = path_by_index(st, t[2]);
-		if (!p || strcmp(t[1], "tgtd"))
-			return bad(err, errlen, line, "bad pid line");
-		p->tgtd_pid = (pid_t)u;
-		p->tgtd_start = start;
-	} else if (!strcmp(t[0], "run")) {
-		unsigned long long start;
-
-		NEED(2);
-		if (!strcmp(t[1], "idle")) {
-			st->fio_pid = 0;
-			st->fio_start = 0;
-			return 0;
-		}
-		NEED(4);
-		if (strcmp(t[1], "fio") || to_uint(t[2], 1u << 30, &u) || !u ||
-		    to_uint(t[3], UINT64_MAX, &start))
-			return bad(err, errlen, line, "bad run line");
-		st->fio_pid = (pid_t)u;
-		st->fio_start = start;
-	} else if (!strcmp(t[0], "disk")) {
-		NEED(4);
-		p = path_by_index(st, t[1]);
-		if (!p || copy(p->disk, sizeof(p->disk), t[2]) ||
-		    sscanf(t[3], "%u:%u", &p->major, &p->minor) != 2)
-			return bad(err, errlen, line, "bad disk line");
-		p->has_disk = 1;
-	} else if (!strcmp(t[0], "delay")) {
-		int64_t v[5];
-
-		NEED(7);
-		p = path_by_index(st, t[1]);
-		for (i = 0; i < 5; i++)
-			if (to_i64(t[2 + i], &v[i]) || v[i] < 0)
-				p = NULL;
-		if (!p)
-			return bad(err, errlen, line, "bad delay line");
-		p->read_ns = v[0];
-		p->write_ns = v[1];
-		p->jitter_ns = v[2];
-		p->netem_ns = v[3];
-		p->netem_jitter_ns = v[4];
-	} else if (!strcmp(t[0], "store")) {
-		NEED(2);
-		if (copy(st->bstype, sizeof(st->bstype), t[1]))
-			return bad(err, errlen, line, "bad store '%s'", t[1]);
-	} else if (!strcmp(t[0], "sectors")) {
-		NEED(2);
-		if (to_uint(t[1], UINT64_MAX, &u))
-			return bad(err, errlen, line, "bad sectors '%s'", t[1]);
-		st->sectors = u;
-	} else if (!strcmp(t[0], "complete")) {
-		st->complete = 1;
-	} else if (!strcmp(t[0], "chap")) {
-		NEED(2);
-		if (copy(st->chap_user, sizeof(st->chap_user), t[1]))
-			return bad(err, errlen, line, "chap user too long");
-	} else if (!strcmp(t[0], "scale")) {
-		NEED(2);
-		if (to_uint(t[1], UINT64_MAX, &u) || !u || (u & (u - 1)))
-			return bad(err, errlen, line, "bad scale '%s'", t[1]);
-		st->scale = u;
-	} else if (!strcmp(t[0], "hst")) {
-		NEED(2);
-		if (to_uint(t[1], 63, &u))
-			return bad(err, errlen, line, "bad hst shift '%s'",
-				   t[1]);
-		st->has_hst = 1;
-		st->hst_shift = (unsigned int)u;
-	} else if (!strcmp(t[0], "calib")) {
-		int64_t tg, ms;
-
-		NEED(4);
-		p = path_by_index(st, t[1]);
-		if (!p || to_i64(t[2], &tg) || to_i64(t[3], &ms) || tg <= 0 ||
-		    ms < 0)
-			return bad(err, errlen, line, "bad calib line");
-		p->has_calib = 1;
-		p->calib_target_ns = tg;
-		p->calib_measured_ns = ms;
-	} else if (!strcmp(t[0], "initiator") || !strcmp(t[0], "qtimeout") ||
-		   !strcmp(t[0], "fault")) {
-		char why[128];
-
-		if (sp_state_parse_failover(st, t, n, why, sizeof(why)))
-			return bad(err, errlen, line, "%s", why);
-	} else {
-		return bad(err, errlen, line, "unknown record '%s'", t[0]);
-	}
+	if (to_uint(r->t[1], SP_TOPO_MAX_PATHS, &u) || !u)
+		return rec_bad(r, "path number '%s'", r->t[1]);
+	if (path_by_index(st, r->t[1]))
+		return rec_bad(r, "path %s twice", r->t[1]);
+	if (st->npaths >= SP_TOPO_MAX_PATHS)
+		return rec_bad(r, "too many paths");
+	p = &st->paths[st->npaths];
+	memset(p, 0, sizeof(*p));
+	p->index = (unsigned int)u;
+	for (i = 2; i < r->n; i++)
+		if (path_kv(p, r->t[i]))
+			return rec_bad(r, "bad path field '%s'", r->t[i]);
+	st->npaths++;
 	return 0;
-#undef NEED
+}
+
+static int rec_begin(struct sp_state *st, const struct rec *r)
+{
+	struct sp_state_path *p;
+	int s = enum_index(sp_step_names, r->t[1]);
+	int ret;
+
+	if (s < 0)
+		return rec_bad(r, "unknown step '%s'", r->t[1]);
+	if (s == SP_STEP_BACKING || s == SP_STEP_ISCSID || s == SP_STEP_MAP) {
+		st->steps |= 1u << s;
+		return 0;
+	}
+	ret = rec_need(r, 3);
+	if (ret)
+		return ret;
+	p = path_by_index(st, r->t[2]);
+	if (!p)
+		return rec_bad(r, "no path '%s'", r->t[2]);
+	p->steps |= 1u << s;
+	return 0;
+}
+
+static int rec_pid(struct sp_state *st, const struct rec *r)
+{
+	unsigned long long u, start = 0;
+	struct sp_state_path *p;
+
+	if (to_uint(r->t[3], 1u << 30, &u) || !u ||
+	    (r->n > 4 && to_uint(r->t[4], UINT64_MAX, &start)))
+		return rec_bad(r, "bad pid '%s'", r->t[3]);
+	if (!strcmp(r->t[1], "iscsid")) {
+		st->iscsid_pid = (pid_t)u;
+		st->iscsid_start = start;
+		return 0;
+	}
+	p = path_by_index(st, r->t[2]);
+	if (!p || strcmp(r->t[1], "tgtd"))
+		return rec_bad(r, "bad pid line");
+	p->tgtd_pid = (pid_t)u;
+	p->tgtd_start = start;
+	return 0;
+}
+
+static int rec_run(struct sp_state *st, const struct rec *r)
+{
+	unsigned long long u, start;
+	int ret;
+
+	if (!strcmp(r->t[1], "idle")) {
+		st->fio_pid = 0;
+		st->fio_start = 0;
+		return 0;
+	}
+	ret = rec_need(r, 4);
+	if (ret)
+		return ret;
+	if (strcmp(r->t[1], "fio") || to_uint(r->t[2], 1u << 30, &u) || !u ||
+	    to_uint(r->t[3], UINT64_MAX, &start))
+		return rec_bad(r, "bad run line");
+	st->fio_pid = (pid_t)u;
+	st->fio_start = start;
+	return 0;
+}
+
+static int rec_disk(struct sp_state *st, const struct rec *r)
+{
+	struct sp_state_path *p = path_by_index(st, r->t[1]);
+
+	if (!p || copy(p->disk, sizeof(p->disk), r->t[2]) ||
+	    sscanf(r->t[3], "%u:%u", &p->major, &p->minor) != 2)
+		return rec_bad(r, "bad disk line");
+	p->has_disk = 1;
+	return 0;
+}
+
+static int rec_delay(struct sp_state *st, const struct rec *r)
+{
+	struct sp_state_path *p = path_by_index(st, r->t[1]);
+	int64_t v[5];
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (to_i64(r->t[2 + i], &v[i]) || v[i] < 0)
+			p = NULL;
+	if (!p)
+		return rec_bad(r, "bad delay line");
+	p->read_ns = v[0];
+	p->write_ns = v[1];
+	p->jitter_ns = v[2];
+	p->netem_ns = v[3];
+	p->netem_jitter_ns = v[4];
+	return 0;
+}
+
+static int rec_sectors(struct sp_state *st, const struct rec *r)
+{
+	unsigned long long u;
+
+	if (to_uint(r->t[1], UINT64_MAX, &u))
+		return rec_bad(r, "bad sectors '%s'", r->t[1]);
+	st->sectors = u;
+	return 0;
+}
+
+static int rec_complete(struct sp_state *st, const struct rec *r)
+{
+	(void)r;
+	st->complete = 1;
+	return 0;
+}
+
+static int rec_scale(struct sp_state *st, const struct rec *r)
+{
+	unsigned long long u;
+
+	if (to_uint(r->t[1], UINT64_MAX, &u) || !u || (u & (u - 1)))
+		return rec_bad(r, "bad scale '%s'", r->t[1]);
+	st->scale = u;
+	return 0;
+}
+
+static int rec_hst(struct sp_state *st, const struct rec *r)
+{
+	unsigned long long u;
+
+	if (to_uint(r->t[1], 63, &u))
+		return rec_bad(r, "bad hst shift '%s'", r->t[1]);
+	st->has_hst = 1;
+	st->hst_shift = (unsigned int)u;
+	return 0;
+}
+
+static int rec_calib(struct sp_state *st, const struct rec *r)
+{
+	struct sp_state_path *p = path_by_index(st, r->t[1]);
+	int64_t tg, ms;
+
+	if (!p || to_i64(r->t[2], &tg) || to_i64(r->t[3], &ms) || tg <= 0 ||
+	    ms < 0)
+		return rec_bad(r, "bad calib line");
+	p->has_calib = 1;
+	p->calib_target_ns = tg;
+	p->calib_measured_ns = ms;
+	return 0;
+}
+
+static int rec_failover(struct sp_state *st, const struct rec *r)
+{
+	char why[128];
+
+	if (sp_state_parse_failover(st, r->t, r->n, why, sizeof(why)))
+		return rec_bad(r, "%s", why);
+	return 0;
+}
+
+/* Each record kind, the fields it needs (its name counted) and who
+ * reads it. */
+static const struct {
+	const char *name;
+	int fields;
+	int (*read)(struct sp_state *st, const struct rec *r);
+} records[] = {
+	{ "slowpath-state", 2, rec_version },
+	{ "topology", 3, rec_names },
+	{ "tag", 2, rec_names },
+	{ "iqn", 2, rec_names },
+	{ "map", 3, rec_names },
+	{ "backing", 4, rec_backing },
+	{ "selector", 4, rec_selector },
+	{ "path", 2, rec_path },
+	{ "begin", 2, rec_begin },
+	{ "pid", 4, rec_pid },
+	{ "run", 2, rec_run },
+	{ "disk", 4, rec_disk },
+	{ "delay", 7, rec_delay },
+	{ "store", 2, rec_names },
+	{ "sectors", 2, rec_sectors },
+	{ "complete", 1, rec_complete },
+	{ "chap", 2, rec_names },
+	{ "scale", 2, rec_scale },
+	{ "hst", 2, rec_hst },
+	{ "calib", 4, rec_calib },
+	{ "initiator", 1, rec_failover },
+	{ "qtimeout", 1, rec_failover },
+	{ "fault", 1, rec_failover },
+};
+
+static int parse_line(struct sp_state *st, const struct rec *r)
+{
+	size_t k;
+	int ret;
+
+	for (k = 0; k < COUNT(records); k++) {
+		if (strcmp(r->t[0], records[k].name))
+			continue;
+		ret = rec_need(r, records[k].fields);
+		return ret ? ret : records[k].read(st, r);
+	}
+	return rec_bad(r, "unknown record '%s'", r->t[0]);
 }
 
 int sp_state_parse(const char *text, struct sp_state *st, char *err,
@@ -383,8 +529,9 @@ int sp_state_parse(const char *text, struct sp_state *st, char *err,
 {
 	char buf[1024];
 	char *toks[MAX_TOKS], *save, *tok;
+	struct rec r = { toks, 0, 0, err, errlen };
 	const char *nl;
-	int line = 0, n, ret;
+	int ret;
 
 	sp_state_init(st);
 	while (*text) {
@@ -393,153 +540,30 @@ int sp_state_parse(const char *text, struct sp_state *st, char *err,
 		nl = strchr(text, '\n');
 		if (!nl)
 			break;	/* torn last write */
-		line++;
+		r.line++;
 		len = (size_t)(nl - text);
 		if (len >= sizeof(buf))
-			return bad(err, errlen, line, "line too long");
+			return rec_bad(&r, "line too long");
 		memcpy(buf, text, len);
 		buf[len] = '\0';
 		text = nl + 1;
-		n = 0;
-		for (tok = strtok_r(buf, " \t", &save); tok && n < MAX_TOKS;
+		r.n = 0;
+		for (tok = strtok_r(buf, " \t", &save); tok && r.n < MAX_TOKS;
 		     tok = strtok_r(NULL, " \t", &save))
-			toks[n++] = tok;
-		if (!n || toks[0][0] == '#')
+			toks[r.n++] = tok;
+		if (!r.n || toks[0][0] == '#')
 			continue;
-		if (line == 1 && strcmp(toks[0], "slowpath-state"))
-			return bad(err, errlen, line,
-				   "not a slowpath state file");
-		ret = parse_line(st, toks, n, line, err, errlen);
+		if (r.line == 1 && strcmp(toks[0], "slowpath-state"))
+			return rec_bad(&r, "not a slowpath state file");
+		ret = parse_line(st, &r);
 		if (ret)
 			return ret;
 	}
-	if (!line)
-		return bad(err, errlen, 1, "empty state file");
-	return 0;
-}
-
-static int has_space(const char *s)
-{
-	return !*s || strpbrk(s, " \t\n") != NULL;
-}
-
-int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
-			  size_t len)
-{
-	return sp_snprintf(buf, len, "selector %s %" PRId64 " %" PRId64 "\n",
-		   sp_selector_short_name(sel->kind), sel->base_weight,
-		   sel->threshold_multiplier);
-}
-
-int sp_state_fmt_header(const struct sp_state *st, char *buf, size_t len)
-{
-	char sel[96];
-
-	if (has_space(st->topology) || has_space(st->topo_file) ||
-	    has_space(st->tag) || has_space(st->iqn) ||
-	    has_space(st->map_name) || has_space(st->map_uuid) ||
-	    has_space(st->backing))
-		return -EINVAL;
-	if (sp_state_fmt_selector(&st->sel, sel, sizeof(sel)))
-		return -ENOSPC;
-	return sp_snprintf(buf, len,
-		   "slowpath-state %d\ntopology %s %s\ntag %s\niqn %s\n"
-		   "map %s %s\nbacking %s %s %" PRIu64 "\n%s",
-		   SP_STATE_VERSION, st->topology, st->topo_file, st->tag,
-		   st->iqn, st->map_name, st->map_uuid, st->backing,
-		   st->backing_created ? "created" : "existing",
-		   st->size_bytes, sel);
-}
-
-int sp_state_fmt_path(const struct sp_state_path *p, char *buf, size_t len)
-{
-	char serial[64] = "";
-
-	if (has_space(p->label) || has_space(p->netns))
-		return -EINVAL;
-	/* only serial paths say so: other journals read as before */
-	if (p->servers)
-		snprintf(serial, sizeof(serial), " service=%" PRId64 " servers=%u",
-			 p->service_ns, p->servers);
-	return sp_snprintf(buf, len,
-		   "path %u label=%s netns=%s hif=%s tif=%s init=%s/%d "
-		   "target=%s port=%u ctl=%u mech=%s dist=%s rt=%u read=%" PRId64
-		   " write=%" PRId64 " jitter=%" PRId64 " netem=%" PRId64
-		   " netem_jitter=%" PRId64 " cpus=%" PRIx64 "%s\n",
-		   p->index, p->label, p->netns, p->host_if, p->target_if,
-		   p->initiator_ip, p->prefix_len, p->target_ip, p->portal_port,
-		   p->ctl_port, sp_mech_names[p->mech], sp_dist_names[p->dist],
-		   p->relative_throughput, p->read_ns, p->write_ns, p->jitter_ns,
-		   p->netem_ns, p->netem_jitter_ns, p->cpumask, serial);
-}
-
-int sp_state_fmt_delay(const struct sp_state_path *p, char *buf, size_t len)
-{
-	return sp_snprintf(buf, len,
-		   "delay %u %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64
-		   " %" PRId64 "\n", p->index, p->read_ns, p->write_ns,
-		   p->jitter_ns, p->netem_ns, p->netem_jitter_ns);
-}
-
-int sp_state_fmt_pid(const char *what, unsigned int index, pid_t pid,
-		     unsigned long long start, char *buf, size_t len)
-{
-	if (!start)
-		return sp_snprintf(buf, len, "pid %s %u %d\n", what, index,
-				   (int)pid);
-	return sp_snprintf(buf, len, "pid %s %u %d %llu\n", what, index,
-			   (int)pid, start);
-}
-
-int sp_state_fmt_run(pid_t pid, unsigned long long start, char *buf,
-		     size_t len)
-{
-	if (pid <= 0)
-		return sp_snprintf(buf, len, "run idle\n");
-	return sp_snprintf(buf, len, "run fio %d %llu\n", (int)pid, start);
-}
-
-int sp_state_fmt_scale(const struct sp_state *st, char *buf, size_t len)
-{
-	char scale[40] = "", hst[24] = "";
-
-	if (st->scale > 1)
-		snprintf(scale, sizeof(scale), "scale %llu\n",
-			 (unsigned long long)st->scale);
-	if (st->has_hst)
-		snprintf(hst, sizeof(hst), "hst %u\n", st->hst_shift);
-	return sp_snprintf(buf, len, "%s%s", scale, hst);
-}
-
-int sp_state_fmt_calib(const struct sp_state_path *p, char *buf, size_t len)
-{
-	return sp_snprintf(buf, len, "calib %u %" PRId64 " %" PRId64 "\n",
-			   p->index, p->calib_target_ns, p->calib_measured_ns);
-}
-
-double sp_state_calib_residual(const struct sp_state_path *p)
-{
-	if (!p->has_calib || p->calib_target_ns <= 0)
-		return 0;
-	return (double)p->calib_measured_ns / (double)p->calib_target_ns - 1;
-}
-
-int sp_state_calib_worst(const struct sp_state *st, double bound)
-{
-	double r, worst = bound;
-	size_t i;
-	int at = -1;
-
-	for (i = 0; i < st->npaths; i++) {
-		if (!st->paths[i].has_calib)
-			continue;
-		r = fabs(sp_state_calib_residual(&st->paths[i]));
-		if (r > worst) {
-			worst = r;
-			at = (int)i;
-		}
+	if (!r.line) {
+		r.line = 1;
+		return rec_bad(&r, "empty state file");
 	}
-	return at;
+	return 0;
 }
 
 struct sp_state_path *sp_state_find_path(struct sp_state *st,
@@ -555,84 +579,4 @@ struct sp_state_path *sp_state_find_path(struct sp_state *st,
 		    !strcmp(st->paths[i].disk, index_or_label))
 			return &st->paths[i];
 	return NULL;
-}
-
-const char *sp_state_dir(void)
-{
-	const char *env = getenv("SLOWPATH_STATE_DIR");
-
-	return env && *env ? env : SP_STATE_DIR;
-}
-
-static void journal_path(const char *dir, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", dir ? dir : sp_state_dir(),
-		 SP_STATE_FILE);
-}
-
-int sp_state_create(const char *dir, int *fd)
-{
-	char path[512];
-	const char *d = dir ? dir : sp_state_dir();
-
-	if (mkdir(d, 0755) && errno != EEXIST)
-		return -errno;
-	journal_path(dir, path, sizeof(path));
-	*fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
-		   0644);
-	return *fd < 0 ? -errno : 0;
-}
-
-int sp_state_open_append(const char *dir, int *fd)
-{
-	char path[512];
-
-	journal_path(dir, path, sizeof(path));
-	*fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	return *fd < 0 ? -errno : 0;
-}
-
-int sp_state_append(int fd, const char *line)
-{
-	size_t len = strlen(line);
-	ssize_t n = write(fd, line, len);
-
-	if (n < 0)
-		return -errno;
-	if ((size_t)n != len)
-		return -EIO;
-	return fdatasync(fd) && errno != EINVAL ? -errno : 0;
-}
-
-int sp_state_load(const char *dir, struct sp_state *st, char *err,
-		  size_t errlen)
-{
-	char path[512];
-	char *text;
-	int ret;
-
-	journal_path(dir, path, sizeof(path));
-	/* a journal cut short would forget what `down` must undo */
-	ret = sp_file_read(path, MAX_JOURNAL, &text, NULL);
-	if (ret)
-		return ret;
-	ret = sp_state_parse(text, st, err, errlen);
-	if (ret && err && errlen) {
-		char tmp[SP_STATE_ERRLEN + 600];
-
-		snprintf(tmp, sizeof(tmp), "%s: %s", path, err);
-		snprintf(err, errlen, "%.*s", (int)(errlen - 1), tmp);
-	}
-	free(text);
-	return ret;
-}
-
-int sp_state_remove(const char *dir)
-{
-	char path[512];
-
-	journal_path(dir, path, sizeof(path));
-	if (unlink(path) && errno != ENOENT)
-		return -errno;
-	return 0;
 }

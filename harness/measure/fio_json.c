@@ -204,13 +204,99 @@ static json_object *tokenise(const char *text, const char *origin)
 	return root;
 }
 
+/* One entry of "jobs": its name, error counts and both directions. */
+static int parse_job(const struct ctx *c, json_object *job,
+		     struct sp_fio_job *j)
+{
+	json_object *v;
+	int ret, d;
+
+	ret = need(c, job, "jobname", json_type_string, &v);
+	if (ret)
+		return ret;
+	copy_name(j->name, sizeof(j->name), json_object_get_string(v));
+	ret = need(c, job, "error", json_type_int, &v);
+	if (ret)
+		return ret;
+	j->error = json_object_get_int(v);
+	/* present only when the job had continue_on_error */
+	if (json_object_object_get_ex(job, "total_err", &v) &&
+	    json_object_is_type(v, json_type_int)) {
+		j->has_total_err = 1;
+		j->total_err = (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(job, "first_error", &v))
+			j->first_error = json_object_get_int(v);
+	}
+	for (d = 0; d < SP_FIO_NDIR; d++) {
+		ret = parse_dir(c, job, d, &j->dir[d]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int parse_jobs(struct ctx *c, json_object *jobs,
+		      struct sp_fio_result *out)
+{
+	size_t i;
+	int ret, group = 0;
+
+	out->n_jobs = json_object_array_length(jobs);
+	if (!out->n_jobs) {
+		sp_err("%s: fio reported no jobs", c->origin);
+		return -EINVAL;
+	}
+	out->jobs = calloc(out->n_jobs, sizeof(*out->jobs));
+	if (!out->jobs)
+		return -ENOMEM;
+	for (i = 0; i < out->n_jobs; i++) {
+		json_object *job = json_object_array_get_idx(jobs, i);
+
+		c->job = (int)i;
+		ret = parse_job(c, job, &out->jobs[i]);
+		if (ret)
+			return ret;
+		/* 2: said so; 1: numjobs > 1, which only means grouping
+		 * when fio printed a single entry for them */
+		group = group > option_says_group(job) ? group :
+			option_says_group(job);
+	}
+	c->job = -1;
+	out->group_reporting = group == 2 || (group == 1 && out->n_jobs == 1);
+	return 0;
+}
+
+/* "disk_util" is optional. */
+static int parse_disks(const struct ctx *c, json_object *root,
+		       struct sp_fio_result *out)
+{
+	json_object *disks;
+	size_t i;
+	int ret;
+
+	if (!json_object_object_get_ex(root, "disk_util", &disks) ||
+	    !json_object_is_type(disks, json_type_array))
+		return 0;
+	out->n_disks = json_object_array_length(disks);
+	out->disks = calloc(out->n_disks ? out->n_disks : 1,
+			    sizeof(*out->disks));
+	if (!out->disks)
+		return -ENOMEM;
+	for (i = 0; i < out->n_disks; i++) {
+		ret = parse_disk(c, json_object_array_get_idx(disks, i),
+				 &out->disks[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int sp_fio_parse(const char *text, const char *origin,
 		 struct sp_fio_result *out)
 {
 	struct ctx c = { .origin = origin, .job = -1 };
-	json_object *root, *jobs, *v, *disks;
-	size_t i;
-	int ret, d, group = 0;
+	json_object *root, *jobs, *v;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	root = tokenise(text, origin);
@@ -222,78 +308,21 @@ int sp_fio_parse(const char *text, const char *origin,
 		return -EINVAL;
 	}
 	ret = need(&c, root, "jobs", json_type_array, &jobs);
-	if (ret)
-		goto fail;
-	if (json_object_object_get_ex(root, "fio version", &v))
+	if (!ret && json_object_object_get_ex(root, "fio version", &v))
 		copy_name(out->version, sizeof(out->version),
 			  json_object_get_string(v));
-	out->n_jobs = json_object_array_length(jobs);
-	if (!out->n_jobs) {
-		sp_err("%s: fio reported no jobs", origin);
-		ret = -EINVAL;
-		goto fail;
-	}
-	out->jobs = calloc(out->n_jobs, sizeof(*out->jobs));
-	if (!out->jobs) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	for (i = 0; i < out->n_jobs; i++) {
-		json_object *job = json_object_array_get_idx(jobs, i);
-		struct sp_fio_job *j = &out->jobs[i];
-
-		c.job = (int)i;
-		ret = need(&c, job, "jobname", json_type_string, &v);
-		if (ret)
-			goto fail;
-		copy_name(j->name, sizeof(j->name), json_object_get_string(v));
-		ret = need(&c, job, "error", json_type_int, &v);
-		if (ret)
-			goto fail;
-		j->error = json_object_get_int(v);
-		/* present only when the job had continue_on_error */
-		if (json_object_object_get_ex(job, "total_err", &v) &&
-		    json_object_is_type(v, json_type_int)) {
-			j->has_total_err = 1;
-			j->total_err = (uint64_t)json_object_get_int64(v);
-			if (json_object_object_get_ex(job, "first_error", &v))
-				j->first_error = json_object_get_int(v);
-		}
-		for (d = 0; d < SP_FIO_NDIR; d++) {
-			ret = parse_dir(&c, job, d, &j->dir[d]);
-			if (ret)
-				goto fail;
-		}
-		/* 2: said so; 1: numjobs > 1, which only means grouping
-		 * when fio printed a single entry for them */
-		group = group > option_says_group(job) ? group :
-			option_says_group(job);
-	}
-	c.job = -1;
-	out->group_reporting = group == 2 || (group == 1 && out->n_jobs == 1);
-	if (json_object_object_get_ex(root, "disk_util", &disks) &&
-	    json_object_is_type(disks, json_type_array)) {
-		out->n_disks = json_object_array_length(disks);
-		out->disks = calloc(out->n_disks ? out->n_disks : 1,
-				    sizeof(*out->disks));
-		if (!out->disks) {
-			ret = -ENOMEM;
-			goto fail;
-		}
-		for (i = 0; i < out->n_disks; i++) {
-			ret = parse_disk(&c, json_object_array_get_idx(disks, i),
-					 &out->disks[i]);
-			if (ret)
-				goto fail;
-		}
+	if (!ret)
+		ret = parse_jobs(&c, jobs, out);
+	if (!ret)
+		ret = parse_disks(&c, root, out);
+	if (ret) {
+		json_object_put(root);
+		sp_fio_result_free(out);
+		return ret;
 	}
 	sp_fio_total(out->jobs, out->n_jobs, &out->total, &out->pct_kind);
 	json_object_put(root);
 	return 0;
-fail:
-	json_object_put(root);
-	sp_fio_result_free(out);
-	return ret;
 }
 
 void sp_fio_result_free(struct sp_fio_result *r)

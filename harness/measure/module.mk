@@ -1,7 +1,8 @@
 # What a case measured: /proc/diskstats deltas, fio's JSON, the case
 # model saved as JSON, shares and the comparisons built on them.
 LIB_SRCS += harness/measure/diskstats.c harness/measure/fio_json.c \
-	    harness/measure/case_result.c harness/measure/shares.c \
+	    harness/measure/case_result.c harness/measure/case_read.c \
+	    harness/measure/shares.c \
 	    harness/measure/case_env.c harness/measure/timeline.c \
 	    harness/measure/timeline_metrics.c harness/measure/case_faults.c \
 	    harness/measure/result_file.c
