@@ -49,12 +49,12 @@ static void complete(struct delay_lu *d, struct delay_req *req)
 }
 
 /* A held command's time is up. */
-static void release(struct delay_lu *d, struct delay_req *req)
+static void release(struct delay_lu *d, struct delay_req *req, int64_t now)
 {
 	if (req->io_done)
 		complete(d, req);
 	else
-		delay_pool_queue(d, req);
+		delay_pool_queue(d, req, now);
 }
 
 static void arm_timer(struct delay_lu *d, int64_t at_ns, int64_t now_ns)
@@ -74,21 +74,25 @@ static void arm_timer(struct delay_lu *d, int64_t at_ns, int64_t now_ns)
 	d->timer_arms++;
 }
 
-static int take_done(struct delay_lu *d);
+static int take_done(struct delay_lu *d, int64_t now);
 
-/* Releases every held command that is due, then sees to the next
- * deadline: the timer for far ones, polling from the main loop for those
- * closer than the timer's lateness (wakeup.h). Every handler ends here. */
-static void service(struct delay_lu *d)
+/* Releases every held command that is due at now (the clock its handler
+ * read: on the exact-time lab every read costs the guest time), then
+ * sees to the next deadline: the timer for far ones, polling from the
+ * main loop for those closer than the timer's lateness (wakeup.h). Every
+ * handler ends here. */
+static void service(struct delay_lu *d, int64_t now)
 {
 	struct delayq_item *item;
-	int64_t now, arm_at = 0;
+	int64_t arm_at = 0;
 
 	if (d->in_service)	/* a completion re-entered through tgt */
 		return;
 	d->in_service = 1;
+	goto first;
 again:
 	now = sp_now_ns();
+first:
 	/* Released release_early_ns ahead: what the last releases were late
 	 * by, the loop being busy with other events when a deadline came. */
 	while ((item = delayq_pop_expired(&d->queue, now + d->release_early_ns))) {
@@ -99,7 +103,7 @@ again:
 			d->release_early_ns = RELEASE_EARLY_MAX_NS;
 		d->released++;
 		d->release_late_ns += late;
-		release(d, container_of(item, struct delay_req, item));
+		release(d, container_of(item, struct delay_req, item), now);
 	}
 	item = delayq_peek(&d->queue);
 	switch (wake_plan(&d->wake, d->opts.poll_max_ns, item != NULL,
@@ -121,7 +125,7 @@ again:
 	 * finished while we were still polling is taken now. */
 	if (atomic_exchange(&d->main_polling, 0)) {
 		atomic_thread_fence(memory_order_seq_cst);
-		if (take_done(d))
+		if (take_done(d, sp_now_ns()))
 			goto again;
 	}
 out:
@@ -135,7 +139,7 @@ static void hold(struct delay_lu *d, struct delay_req *req, int64_t deadline_ns)
 		/* No memory for a bigger heap: serve it undelayed rather
 		 * than lose it. */
 		eprintf("bs_delay: out of memory, command not delayed\n");
-		release(d, req);
+		release(d, req, sp_now_ns());
 		return;
 	}
 	if (delayq_len(&d->queue) > d->queued_max)
@@ -169,10 +173,10 @@ static int64_t serve(struct delay_lu *d, int64_t ready_ns)
 
 /* Finished I/O back in the main loop: complete it, or hold it for its
  * service and delay. Returns how many there were. */
-static int take_done(struct delay_lu *d)
+static int take_done(struct delay_lu *d, int64_t now)
 {
 	struct delay_req *req, *next;
-	int64_t now = sp_now_ns(), hold_ns;
+	int64_t hold_ns;
 	int taken = 0;
 	LIST_HEAD(batch);
 
@@ -204,18 +208,21 @@ static void io_done_handler(int fd, int events, void *data)
 {
 	struct delay_lu *d = data;
 	uint64_t n;
+	int64_t now;
 
 	(void)events;
 	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		eprintf("bs_delay: eventfd read: %m\n");
-	take_done(d);
-	service(d);
+	now = sp_now_ns();
+	take_done(d, now);
+	service(d, now);
 }
 
 static void timer_handler(int fd, int events, void *data)
 {
 	struct delay_lu *d = data;
 	uint64_t ticks;
+	int64_t now;
 
 	(void)events;
 	if (read(fd, &ticks, sizeof(ticks)) < 0) {
@@ -223,19 +230,22 @@ static void timer_handler(int fd, int events, void *data)
 			eprintf("bs_delay: timerfd read: %m\n");
 		return;
 	}
+	now = sp_now_ns();
 	if (d->timer_at_ns > 0) {
 		d->timer_fires++;
 		wake_model_learn(&d->wake, d->timer_at_ns - d->timer_set_ns,
-				 sp_now_ns() - d->timer_at_ns);
+				 now - d->timer_at_ns);
 		d->timer_at_ns = 0;
 	}
-	service(d);
+	service(d, now);
 }
 
 static void poll_handler(struct event_data *ev)
 {
-	take_done(ev->data);
-	service(ev->data);
+	int64_t now = sp_now_ns();
+
+	take_done(ev->data, now);
+	service(ev->data, now);
 }
 
 static int is_write(struct scsi_cmd *cmd)
@@ -260,12 +270,12 @@ void delay_fail_cmd(struct delay_req *req)
 	scsi_set_result(req->cmd, SAM_STAT_CHECK_CONDITION);
 }
 
-/* A command's way through the store once it may start: its delay, its
- * fault, then held or handed to a worker. */
-static void dispatch(struct delay_lu *d, struct delay_req *req)
+/* A command's way through the store once it may start at now: its
+ * delay, its fault, then held or handed to a worker. */
+static void dispatch(struct delay_lu *d, struct delay_req *req, int64_t now)
 {
 	struct scsi_cmd *cmd = req->cmd;
-	int64_t base, now, hold_ns;
+	int64_t base, hold_ns;
 
 	req->when = d->opts.when;
 	base = is_write(cmd) ? d->opts.write_delay_ns : d->opts.read_delay_ns;
@@ -277,16 +287,15 @@ static void dispatch(struct delay_lu *d, struct delay_req *req)
 		d->errors_injected++;
 	if (req->delay_ns > 0 || d->opts.service_ns > 0)
 		d->delayed++;
-	now = sp_now_ns();
 	hold_ns = req->when == DELAY_WHEN_BEFORE ?
 		  serve(d, now) - now + req->delay_ns : 0;
 	if (hold_ns > 0) {
 		/* Released early by what waking a worker usually costs. */
 		hold(d, req, now + hold_ns -
 		     handoff_excess(d, d->dispatch_ns, hold_ns));
-		service(d);
+		service(d, now);
 	} else {
-		delay_pool_queue(d, req);
+		delay_pool_queue(d, req, now);
 		delay_ctl_stats_changed(d);
 	}
 }
@@ -299,7 +308,6 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 	if (!req)
 		return -ENOMEM;
 	req->cmd = cmd;
-	req->t_submit = sp_now_ns();
 	req->item.pos = DELAYQ_NOT_QUEUED;
 	d->submitted++;
 	set_cmd_async(cmd);
@@ -311,7 +319,7 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 		delay_ctl_stats_changed(d);
 		return 0;
 	}
-	dispatch(d, req);
+	dispatch(d, req, sp_now_ns());
 	return 0;
 }
 
@@ -319,13 +327,14 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 static void release_held(struct delay_lu *d)
 {
 	struct delay_req *req, *next;
+	int64_t now = sp_now_ns();
 	LIST_HEAD(batch);
 
 	list_splice_init(&d->held, &batch);
 	d->held_now = 0;
 	list_for_each_entry_safe(req, next, &batch, link) {
 		list_del(&req->link);
-		dispatch(d, req);
+		dispatch(d, req, now);
 	}
 }
 

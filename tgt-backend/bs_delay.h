@@ -90,15 +90,16 @@ struct delay_req {
 	int cold;			/* handed to a sleeping worker */
 	int fail;			/* error_rate chose it: no I/O, sense */
 	int sense;			/* enum delay_sense, when fail */
-	int64_t t_submit, t_queued, t_io_start, t_io_end;
+	int64_t t_queued, t_io_start;
 };
 
-/* delay_pool.c: the I/O workers. queue hands a command over; take moves
- * every finished one onto `into`; calibrate measures a warm hand-off
- * into warm_dispatch_ns. */
+/* delay_pool.c: the I/O workers (none with io=inline: queue then does
+ * the I/O itself and schedules poll_ev). queue hands a command over at
+ * now_ns; take moves every finished one onto `into`; calibrate measures
+ * a warm hand-off into warm_dispatch_ns. */
 int delay_pool_start(struct delay_lu *d);
 void delay_pool_stop(struct delay_lu *d);
-void delay_pool_queue(struct delay_lu *d, struct delay_req *req);
+void delay_pool_queue(struct delay_lu *d, struct delay_req *req, int64_t now_ns);
 void delay_pool_take(struct delay_lu *d, struct list_head *into);
 void delay_pool_calibrate(struct delay_lu *d);
 

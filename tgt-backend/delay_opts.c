@@ -15,6 +15,10 @@ static const char *const when_names[] = {
 	[DELAY_WHEN_AFTER] = "after", [DELAY_WHEN_BEFORE] = "before", NULL,
 };
 
+static const char *const io_names[] = {
+	[DELAY_IO_POOL] = "pool", [DELAY_IO_INLINE] = "inline", NULL,
+};
+
 #define OFF(f) offsetof(struct delay_opts, f)
 
 static const struct sp_opt delay_table[] = {
@@ -61,6 +65,10 @@ static const struct sp_opt delay_table[] = {
 	  "(02/04/00), aborted (0b/00/00), hardware (04/44/00)" },
 	{ .name = "hold", .type = SP_OPT_BOOL, .def = "0", .offset = OFF(hold),
 	  .help = "1: hold every new command until hold=0 (a hung target)" },
+	{ .name = "io", .type = SP_OPT_ENUM, .def = "pool",
+	  .choices = io_names, .offset = OFF(io),
+	  .help = "where the file I/O runs: pool (worker threads) or inline "
+		  "(tgtd's main loop: for the exact-time lab; creation only)" },
 	{ .name = "ctl", .type = SP_OPT_STR, .offset = OFF(ctl),
 	  .help = "control directory (absolute; creation only)" },
 	SP_OPT_END,
@@ -132,9 +140,12 @@ int delay_opts_parse(struct delay_opts *o, char *text,
 	if (ret)
 		return ret;
 	if (scope == DELAY_OPTS_RUNTIME) {
-		if (next.ctl) {
+		const char *late = next.ctl ? "ctl" : next.io != o->io ? "io" : NULL;
+
+		if (late) {
 			snprintf(err, errlen,
-				 "option 'ctl' can only be given when the LUN is created");
+				 "option '%s' can only be given when the LUN is created",
+				 late);
 			return -EINVAL;
 		}
 		next.ctl = o->ctl;
@@ -163,6 +174,11 @@ const char *delay_when_name(int when)
 	return when >= 0 && when <= DELAY_WHEN_BEFORE ? when_names[when] : "?";
 }
 
+const char *delay_io_name(int io)
+{
+	return io >= 0 && io <= DELAY_IO_INLINE ? io_names[io] : "?";
+}
+
 size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len)
 {
 	int n;
@@ -171,13 +187,14 @@ size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len)
 		     "read_delay_ns=%lld\nwrite_delay_ns=%lld\njitter_ns=%lld\n"
 		     "dist=%s\nseed=%lld\nwhen=%s\npoll_max_ns=%lld\n"
 		     "service_ns=%lld\nservers=%lld\n"
-		     "error_rate=%g\nerror_sense=%s\nhold=%d\n",
+		     "error_rate=%g\nerror_sense=%s\nhold=%d\nio=%s\n",
 		     (long long)o->read_delay_ns, (long long)o->write_delay_ns,
 		     (long long)o->jitter_ns, delay_dist_name(o->dist),
 		     (long long)o->seed, delay_when_name(o->when),
 		     (long long)o->poll_max_ns, (long long)o->service_ns,
 		     (long long)o->servers, o->error_rate,
-		     delay_sense_name(o->error_sense), o->hold);
+		     delay_sense_name(o->error_sense), o->hold,
+		     delay_io_name(o->io));
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -214,7 +231,8 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 		return -ENOSPC;
 	buf[0] = '\0';
 	if (o->dist < 0 || o->dist > SP_DIST_PARETO || o->when < 0 ||
-	    o->when > DELAY_WHEN_BEFORE || o->error_sense < 0 ||
+	    o->when > DELAY_WHEN_BEFORE || o->io < 0 || o->io > DELAY_IO_INLINE ||
+	    o->error_sense < 0 ||
 	    o->error_sense >= DELAY_SENSE_COUNT || !(o->error_rate >= 0) ||
 	    o->error_rate > 1 ||
 	    (o->ctl && strchr(o->ctl, DELAY_OPTS_SEP)))
@@ -251,6 +269,8 @@ int delay_opts_format_kv(const struct delay_opts *o, char *buf, size_t len)
 			     delay_sense_names[o->error_sense]);
 	if (!ret && o->hold != def.hold)
 		ret = put_kv(buf, len, &used, "hold=%d", o->hold);
+	if (!ret && o->io != def.io)
+		ret = put_kv(buf, len, &used, "io=%s", io_names[o->io]);
 	if (!ret && o->ctl)
 		ret = put_kv(buf, len, &used, "ctl=%s", o->ctl);
 	if (ret)

@@ -23,6 +23,10 @@
 #define DELAY_POLL_MAX_NS (10LL * 1000000LL)
 
 enum delay_when { DELAY_WHEN_AFTER, DELAY_WHEN_BEFORE };
+/* Where a command's file I/O runs: a pool of worker threads, or tgtd's
+ * main loop itself (for a clock that stands still while the CPU works,
+ * where a hand-off to a thread costs system calls and buys nothing). */
+enum delay_io { DELAY_IO_POOL, DELAY_IO_INLINE };
 enum delay_opts_scope { DELAY_OPTS_CREATE, DELAY_OPTS_RUNTIME };
 
 struct delay_opts {
@@ -39,6 +43,7 @@ struct delay_opts {
 	double error_rate;		/* share of commands failed, 0..1 */
 	int error_sense;		/* enum delay_sense (delay_fault.h) */
 	int hold;			/* 1: hold every new command */
+	int io;				/* enum delay_io; creation only */
 	const char *ctl;		/* control directory; NULL: default */
 };
 
@@ -66,6 +71,7 @@ size_t delay_opts_format(const struct delay_opts *o, char *buf, size_t len);
 
 const char *delay_dist_name(int dist);
 const char *delay_when_name(int when);
+const char *delay_io_name(int io);
 /* "medium", "not-ready", ... (delay_fault.h); "?" out of range. */
 const char *delay_sense_name(int sense);
 

@@ -21,6 +21,14 @@
 #include "common/units.h"
 #include "tgt-backend/bs_delay.h"
 
+static void run_io(struct delay_lu *d, struct delay_req *req)
+{
+	if (req->cmd && req->fail)
+		delay_fail_cmd(req);
+	else if (req->cmd)	/* NULL: a calibration hand-off */
+		d->io_fn(req->cmd);
+}
+
 static void *io_worker(void *arg)
 {
 	struct delay_lu *d = arg;
@@ -48,11 +56,7 @@ static void *io_worker(void *arg)
 		pthread_mutex_unlock(&d->lock);
 
 		req->t_io_start = sp_now_ns();
-		if (req->cmd && req->fail)
-			delay_fail_cmd(req);
-		else if (req->cmd)	/* NULL: a calibration hand-off */
-			d->io_fn(req->cmd);
-		req->t_io_end = sp_now_ns();
+		run_io(d, req);
 
 		pthread_mutex_lock(&d->lock);
 		list_add_tail(&req->link, &d->done);
@@ -71,6 +75,8 @@ int delay_pool_start(struct delay_lu *d)
 {
 	int i, ret;
 
+	if (d->opts.io == DELAY_IO_INLINE)
+		return 0;
 	d->workers = calloc((size_t)nr_iothreads, sizeof(*d->workers));
 	if (!d->workers)
 		return -ENOMEM;
@@ -98,10 +104,19 @@ void delay_pool_stop(struct delay_lu *d)
 	d->nr_workers = 0;
 }
 
-void delay_pool_queue(struct delay_lu *d, struct delay_req *req)
+void delay_pool_queue(struct delay_lu *d, struct delay_req *req, int64_t now_ns)
 {
 	d->in_io++;
-	req->t_queued = sp_now_ns();
+	req->t_queued = now_ns;
+	if (d->opts.io == DELAY_IO_INLINE) {
+		/* done at once; the main loop takes it in its next round,
+		 * never from inside tgt's submit */
+		req->t_io_start = now_ns;
+		run_io(d, req);
+		list_add_tail(&req->link, &d->done);
+		tgt_add_sched_event(&d->poll_ev);
+		return;
+	}
 	pthread_mutex_lock(&d->lock);
 	/* More sleeping workers than queued commands: this one waits for
 	 * a wake-up, not for a busy worker. */
@@ -114,6 +129,10 @@ void delay_pool_queue(struct delay_lu *d, struct delay_req *req)
 
 void delay_pool_take(struct delay_lu *d, struct list_head *into)
 {
+	if (d->opts.io == DELAY_IO_INLINE) {
+		list_splice_init(&d->done, into);
+		return;
+	}
 	pthread_mutex_lock(&d->lock);
 	list_splice_init(&d->done, into);
 	pthread_mutex_unlock(&d->lock);
@@ -143,6 +162,9 @@ void delay_pool_calibrate(struct delay_lu *d)
 	int i;
 	LIST_HEAD(back);
 
+	/* no hand-off to measure */
+	if (d->opts.io == DELAY_IO_INLINE)
+		return;
 	for (i = 0; i < CALIB_ROUNDS; i++) {
 		req = calloc(1, sizeof(*req));
 		if (!req)
@@ -152,7 +174,7 @@ void delay_pool_calibrate(struct delay_lu *d)
 		until = sp_now_ns() + CALIB_IDLE_NS;
 		while (sp_now_ns() < until)
 			;
-		delay_pool_queue(d, req);
+		delay_pool_queue(d, req, sp_now_ns());
 		/* A wake-up lost here must not hang LUN creation: the
 		 * request then comes back later, and take_done frees it. */
 		if (poll(&pfd, 1, 1000) != 1 || read(d->done_fd, &n, sizeof(n)) < 0)

@@ -118,6 +118,24 @@ static int scale_delays(const struct sp_topo *t, uint64_t k,
 	return 0;
 }
 
+/* $SLOWPATH_STORE_IO (pool or inline) puts the store's I/O where it
+ * says instead, so that make bench-syscalls can set the two side by
+ * side. 0, or -EINVAL for any other value. */
+static int store_io_override(int *io)
+{
+	const char *v = getenv("SLOWPATH_STORE_IO");
+
+	if (!v)
+		return 0;
+	if (!strcmp(v, "pool"))
+		*io = DELAY_IO_POOL;
+	else if (!strcmp(v, "inline"))
+		*io = DELAY_IO_INLINE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		    struct sp_state *st, char *err, size_t errlen)
 {
@@ -136,6 +154,9 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 			     "lower-case hex digits", o->tag);
 	if (!t.npaths)
 		return sp_errf(err, errlen, -EINVAL, "%s has no paths", t.file);
+	if (store_io_override(&(int){ 0 }))
+		return sp_errf(err, errlen, -EINVAL, "SLOWPATH_STORE_IO=%s: "
+			     "want pool or inline", getenv("SLOWPATH_STORE_IO"));
 	if (o->has_mech)
 		for (i = 0; i < t.npaths; i++)
 			t.paths[i].mech = o->mech;
@@ -329,9 +350,16 @@ int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
 	if (p->dist != SP_DIST_PARETONORMAL)
 		o.dist = p->dist;
 	/* On exact time a deadline is met exactly by a timer, and a
-	 * busy-wait never ends: the clock stands still while the CPU works. */
-	if (sp_machine_exact_time())
+	 * busy-wait never ends: the clock stands still while the CPU works.
+	 * Nor does a worker thread buy anything there, and handing each
+	 * command to one and back costs system calls, each a ptrace stop of
+	 * the guest (docs/lab.md, make bench-syscalls). */
+	if (sp_machine_exact_time()) {
 		o.poll_max_ns = 0;
+		o.io = DELAY_IO_INLINE;
+	}
+	if (store_io_override(&o.io))
+		return -EINVAL;
 	o.ctl = ctl;
 	return delay_opts_format_kv(&o, buf, len);
 }

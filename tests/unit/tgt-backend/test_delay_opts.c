@@ -204,7 +204,7 @@ static void format_lists_the_settings(void **state)
 		"read_delay_ns=1000000\nwrite_delay_ns=2000000\njitter_ns=3000\n"
 		"dist=normal\nseed=11\nwhen=before\npoll_max_ns=200000\n"
 		"service_ns=400000\nservers=2\n"
-		"error_rate=0\nerror_sense=medium\nhold=0\n");
+		"error_rate=0\nerror_sense=medium\nhold=0\nio=pool\n");
 }
 
 static void assert_same_opts(const struct delay_opts *a,
@@ -223,6 +223,7 @@ static void assert_same_opts(const struct delay_opts *a,
 	assert_true(a->error_rate == b->error_rate);
 	assert_int_equal(a->error_sense, b->error_sense);
 	assert_int_equal(a->hold, b->hold);
+	assert_int_equal(a->io, b->io);
 	if (a->ctl || b->ctl) {
 		assert_non_null(a->ctl);
 		assert_non_null(b->ctl);
@@ -256,12 +257,13 @@ static void format_kv_round_trips(void **state)
 	o.servers = 4;
 	o.poll_max_ns = 0;
 	o.stats_interval_ns = 2000 * MS;
+	o.io = DELAY_IO_INLINE;
 	o.ctl = "/run/slowpath/ctl-1";
 	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), 0);
 	assert_string_equal(text, "read_delay=1500us;write_delay=3ns;"
 			    "jitter=250us;dist=pareto;seed=42;when=before;"
 			    "service=2ms;servers=4;"
-			    "poll_max=0ns;stats_interval=2s;"
+			    "poll_max=0ns;stats_interval=2s;io=inline;"
 			    "ctl=/run/slowpath/ctl-1");
 	delay_opts_defaults(&back);
 	assert_int_equal(parse(&back, text, DELAY_OPTS_CREATE, err), 0);
@@ -295,6 +297,34 @@ static void format_kv_refuses_what_it_cannot_say(void **state)
 	o.ctl = NULL;
 	o.dist = 7;
 	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), -EINVAL);
+	o.dist = SP_DIST_UNIFORM;
+	o.io = 2;
+	assert_int_equal(delay_opts_format_kv(&o, text, sizeof(text)), -EINVAL);
+}
+
+/* Where the I/O runs is fixed when the LUN is made: its workers exist
+ * or not from then on. A ctl line may repeat it, not change it. */
+static void io_is_inline_or_pool_and_fixed_at_creation(void **state)
+{
+	struct delay_opts o;
+	char err[SP_OPT_ERRLEN];
+
+	(void)state;
+	delay_opts_defaults(&o);
+	assert_int_equal(o.io, DELAY_IO_POOL);
+	assert_int_equal(parse(&o, "io=threads", DELAY_OPTS_CREATE, err), -EINVAL);
+	assert_non_null(strstr(err, "threads"));
+	assert_int_equal(parse(&o, "io=inline", DELAY_OPTS_CREATE, err), 0);
+	assert_int_equal(o.io, DELAY_IO_INLINE);
+	assert_int_equal(parse(&o, "delay=1ms;io=pool", DELAY_OPTS_RUNTIME, err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "'io' can only be given when the LUN is created"));
+	assert_int_equal(o.io, DELAY_IO_INLINE);
+	assert_int_equal(o.read_delay_ns, 0);
+	assert_int_equal(parse(&o, "delay=1ms;io=inline", DELAY_OPTS_RUNTIME, err), 0);
+	assert_int_equal(o.read_delay_ns, 1 * MS);
+	assert_string_equal(delay_io_name(o.io), "inline");
+	assert_string_equal(delay_io_name(9), "?");
 }
 
 static void help_names_every_option(void **state)
@@ -324,6 +354,7 @@ int main(void)
 		cmocka_unit_test(format_kv_round_trips),
 		cmocka_unit_test(format_kv_refuses_what_it_cannot_say),
 		cmocka_unit_test(help_names_every_option),
+		cmocka_unit_test(io_is_inline_or_pool_and_fixed_at_creation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,6 +66,43 @@ static void plan_names_addresses_and_delays(void **state)
 	assert_non_null(strstr(err, "XYZ"));
 }
 
+/* On the exact-time lab the store neither busy-waits (the clock would
+ * never move) nor hands I/O to threads (calls that cost and buy
+ * nothing there); everywhere else it keeps its defaults. */
+static void exact_time_store_runs_inline_without_polling(void **state)
+{
+	struct sp_up_opts o;
+	struct sp_state st;
+	char err[SP_BRINGUP_ERRLEN] = "", bs[256];
+
+	(void)state;
+	opts(&o);
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err, sizeof(err)), 0);
+	setenv("SLOWPATH_IN_LAB", "1", 1);
+	setenv("SLOWPATH_LAB_ENGINE", "uml", 1);
+	setenv("SLOWPATH_LAB_TIME", "exact", 1);
+	assert_int_equal(sp_bringup_bsopts(&st.paths[2], NULL, bs, sizeof(bs)), 0);
+	assert_string_equal(bs, "read_delay=1ms;write_delay=1ms;jitter=0ns;"
+				"dist=uniform;poll_max=0ns;io=inline");
+	/* make bench-syscalls sets the pool beside it */
+	setenv("SLOWPATH_STORE_IO", "pool", 1);
+	assert_int_equal(sp_bringup_bsopts(&st.paths[2], NULL, bs, sizeof(bs)), 0);
+	assert_null(strstr(bs, "io="));
+	assert_non_null(strstr(bs, "poll_max=0ns"));
+	setenv("SLOWPATH_STORE_IO", "threads", 1);
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "SLOWPATH_STORE_IO=threads"));
+	unsetenv("SLOWPATH_STORE_IO");
+	setenv("SLOWPATH_LAB_TIME", "real", 1);
+	assert_int_equal(sp_bringup_plan(&topo, &o, &st, err, sizeof(err)), 0);
+	assert_int_equal(sp_bringup_bsopts(&st.paths[2], NULL, bs, sizeof(bs)), 0);
+	assert_null(strstr(bs, "io="));
+	assert_null(strstr(bs, "poll_max="));
+	unsetenv("SLOWPATH_IN_LAB");
+	unsetenv("SLOWPATH_LAB_ENGINE");
+	unsetenv("SLOWPATH_LAB_TIME");
+}
+
 static void address_clash_names_both_sides(void **state)
 {
 	struct sp_up_opts o;
@@ -333,6 +370,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(exact_time_store_runs_inline_without_polling),
 		T(plan_names_addresses_and_delays),
 		T(address_clash_names_both_sides),
 		T(session_disk_found_by_iqn_and_portal),
