@@ -22,7 +22,7 @@ if build/slowpath doctor --quiet --native; then
 	exit 0
 fi
 echo "demo: this host lacks part of the kernel stack ('build/slowpath doctor' says what):"
-[ -n "${SLOWPATH_LAB_DIR:-}" ] || make -s lab
+bash mk/lab-ready.sh
 if [ "$(build/slowpath lab engine)" = uml ]; then
 	# one guest for the whole demo, on exact time: the paths at their
 	# own unit, each case 20 000 I/Os (a share's error under 0.4 pp);

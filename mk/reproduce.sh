@@ -21,7 +21,7 @@ if build/slowpath doctor --quiet --native; then
 	echo "make reproduce: the report is $out/report.md"
 	exit 0
 fi
-[ -n "${SLOWPATH_LAB_DIR:-}" ] || make -s lab
+bash mk/lab-ready.sh
 if [ "$(build/slowpath lab engine)" = uml ]; then
 	# exact time: k = 1, 20 000 I/Os a run, two guests side by side, into
 	# a folder of its own (docs/reproduction/ is a committed record)
