@@ -4,7 +4,9 @@
 # ptrace and wakes the UML kernel, so an I/O's wall time is mostly the
 # calls made for it (fio's, tgtd's, the initiator's) and each shows on
 # the host as context switches and system time. For fio's libaio and
-# io_uring at iodepth 1 and 16, one guest per count (IOS, then 2 x IOS)
+# io_uring, the store's I/O on its worker pool and inline (io=, what
+# bring-up sets on exact time; SLOWPATH_STORE_IO picks it here), at
+# iodepth 1 and 16, one guest per count (IOS, then 2 x IOS)
 # brings equal3 up at a 1 ms unit and reads the map with ST under
 # GNU time; the difference of the two is what IOS I/Os cost, boot and
 # bring-up cancelled out: wall ms, host CPU ms (user + system) and host
