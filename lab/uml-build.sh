@@ -111,13 +111,15 @@ fi
 
 # --- the config ----------------------------------------------------------
 # The options Debian decides for us: every symbol the Kconfig files of
-# block/, drivers/scsi/ and net/sched/ define, and dm's core, multipath
+# block/, drivers/scsi/, net/sched/ and drivers/nvme/ (host and target)
+# define, and dm's core, multipath
 # and test targets (the other dm targets are never loaded here and would
 # only cost build time).
 debian_symbols() {
 	local f
 	for f in "$SRC"/block/Kconfig* "$SRC"/block/partitions/Kconfig \
-		"$SRC"/drivers/scsi/Kconfig "$SRC"/net/sched/Kconfig; do
+		"$SRC"/drivers/scsi/Kconfig "$SRC"/net/sched/Kconfig \
+		"$SRC"/drivers/nvme/host/Kconfig "$SRC"/drivers/nvme/target/Kconfig; do
 		sed -nE 's/^(menu)?config ([A-Z0-9_]+).*/\2/p' "$f"
 	done
 	sed -nE 's/^(menu)?config ([A-Z0-9_]+).*/\2/p' "$SRC/drivers/md/Kconfig" |

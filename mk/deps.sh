@@ -8,7 +8,7 @@ PACKAGES=(
 	build-essential pkg-config dpkg-dev bc flex bison cpio xz-utils zstd kmod iproute2
 	libcmocka-dev libjson-c-dev libiscsi-dev libiscsi-bin iputils-ping jq
 	libnl-3-dev libnl-route-3-dev libdevmapper-dev dmsetup multipath-tools
-	tgt open-iscsi fio gnuplot-nox valgrind time
+	tgt open-iscsi fio gnuplot-nox valgrind time nvme-cli
 	clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static
 )
