@@ -105,7 +105,7 @@ static int make_dir(struct fetch *f)
 	char err[SP_OUTDIR_ERRLEN], stamp[32];
 	time_t t = time(NULL);
 	struct tm tm;
-	int ret;
+	int ret, n;
 
 	if (f->dir[0])
 		return 0;
@@ -114,11 +114,9 @@ static int make_dir(struct fetch *f)
 		snprintf(f->dir, sizeof(f->dir), "%s", f->out);
 	else
 		snprintf(f->dir, sizeof(f->dir), "results/lab-kept-%s", stamp);
-	if (!f->out && !access(f->dir, F_OK)) {
-		sp_err("lab: %s exists already; kept results go only into a new "
-		       "folder", f->dir);
-		return -EEXIST;
-	}
+	/* two fetches in one second: the second takes the next free name */
+	for (n = 2; !f->out && !access(f->dir, F_OK) && n < 100; n++)
+		snprintf(f->dir, sizeof(f->dir), "results/lab-kept-%s-%d", stamp, n);
 	ret = sp_outdir_check(f->dir, SP_OUTDIR_CREATE | SP_OUTDIR_EMPTY, err,
 			      sizeof(err));
 	if (ret)
@@ -186,6 +184,7 @@ static int receive(struct fetch *f)
 	int type, ret;
 
 	while ((ret = next_frame(f, &type, &p, &n)) == 1) {
+		ret = 0;
 		if (type == SP_LAB_F_EXIT)
 			return 0;
 		if (type == SP_LAB_F_KEPT)
@@ -221,11 +220,13 @@ static int drop_whole(struct fetch *f)
 
 	for (i = 0; i < f->n_whole && !ret; i++) {
 		ret = ask(f, SP_LAB_KEPT_DROP, f->whole[i]);
-		while (!ret && (ret = next_frame(f, &type, &p, &n)) == 1 &&
-		       type != SP_LAB_F_EXIT)
-			;
+		/* the agent's lines before its answer are skipped */
+		do
+			ret = next_frame(f, &type, &p, &n);
+		while (ret == 1 && (type == SP_LAB_F_ERR || type == SP_LAB_F_OUT));
 		if (ret == 1)
-			ret = sp_lab_exit_decode(p, n, &code);
+			ret = type == SP_LAB_F_EXIT ? sp_lab_exit_decode(p, n, &code) :
+			      -EBADMSG;
 	}
 	return ret;
 }
