@@ -433,8 +433,8 @@ static void say_kept(int port)
 
 	if (!files)
 		return;
-	snprintf(n, sizeof(n), "%lu", files);
-	say(port, "lab: the lab holds %s files of %s; slowpath lab fetch brings "
+	snprintf(n, sizeof(n), "%lu file%s", files, files == 1 ? "" : "s");
+	say(port, "lab: the lab holds %s of %s; slowpath lab fetch brings "
 	    "them back\n", n, commands == 1 ? "an interrupted command" :
 	    "interrupted commands");
 }

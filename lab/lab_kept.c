@@ -74,8 +74,8 @@ void sp_lab_kept_keep(char *const *roots, const struct timespec *since,
 	}
 	k.id = next_id++;
 	kept[n_kept++] = k;
-	sp_info("lab agent: the host went away; %lu files of its command kept "
-		"(result %u)", files, (unsigned)k.id);
+	sp_info("lab agent: the host went away; %lu file%s of its command kept "
+		"(result %u)", files, files == 1 ? "" : "s", (unsigned)k.id);
 }
 
 unsigned long sp_lab_kept_files(unsigned int *commands)
