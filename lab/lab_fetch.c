@@ -8,6 +8,7 @@
 #include "lab/lab_life.h"
 
 #include "common/exitcodes.h"
+#include "common/file.h"
 #include "common/log.h"
 #include "common/outdir.h"
 #include "lab/lab_ctl.h"
@@ -195,7 +196,9 @@ static int receive(struct fetch *f)
 			free(rel);
 		} else if (type == SP_LAB_F_DATA && f->kept.id)
 			f->ops.file_data(f->ops.ctx, p, n);
-		else if (type != SP_LAB_F_ERR && type != SP_LAB_F_OUT)
+		else if (type == SP_LAB_F_ERR)
+			sp_write_all(STDERR_FILENO, p, n);	/* the agent's lines */
+		else if (type != SP_LAB_F_OUT)
 			ret = -EBADMSG;
 		if (ret)
 			return ret;
