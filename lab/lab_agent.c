@@ -58,6 +58,43 @@ int sp_lab_find_port(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
+/* The port is non-blocking: a write while no host is connected would
+ * otherwise wait for the next one and hand it this session's bytes.
+ * -EPIPE when the host is gone. */
+static int port_write_all(int fd, const unsigned char *p, size_t n)
+{
+	struct pollfd pfd = { fd, POLLOUT, 0 };
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, p, n);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
+			return -errno;
+		if ((pfd.revents & POLLHUP) && !(pfd.revents & POLLOUT))
+			return -EPIPE;
+	}
+	return 0;
+}
+
+int sp_lab_agent_send(int fd, int type, const void *payload, size_t len)
+{
+	unsigned char hdr[SP_LAB_FRAME_HDR];
+	int ret = sp_lab_frame_header(type, len, hdr);
+
+	if (!ret)
+		ret = port_write_all(fd, hdr, sizeof(hdr));
+	if (!ret && len)
+		ret = port_write_all(fd, payload, len);
+	return ret;
+}
+
 static int send_chunks(int fd, int type, const char *p, size_t n)
 {
 	size_t k;
@@ -65,7 +102,7 @@ static int send_chunks(int fd, int type, const char *p, size_t n)
 
 	while (n && !ret) {
 		k = n > 65536 ? 65536 : n;
-		ret = sp_lab_send(fd, type, p, k);
+		ret = sp_lab_agent_send(fd, type, p, k);
 		p += k;
 		n -= k;
 	}
@@ -96,19 +133,25 @@ static int send_file(int port, unsigned int root, const char *path,
 		return 0;
 	ret = sp_lab_file_encode(root, mode, rel, &enc, &len);
 	if (!ret) {
-		ret = sp_lab_send(port, SP_LAB_F_FILE, enc, len);
+		ret = sp_lab_agent_send(port, SP_LAB_F_FILE, enc, len);
 		free(enc);
 	}
 	while (!ret && (r = read(fd, buf, sizeof(buf))) > 0)
-		ret = sp_lab_send(port, SP_LAB_F_DATA, buf, (size_t)r);
+		ret = sp_lab_agent_send(port, SP_LAB_F_DATA, buf, (size_t)r);
 	close(fd);
 	return ret;
 }
 
-/* Sends what under base/rel changed since `since`; folders that did not
+static int before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Sends what under base/rel changed in the window; folders that did not
  * change are not entered (the host's old results stay where they are). */
 static int sync_walk(int port, unsigned int root, const char *base,
-		     const char *rel, int depth, const struct timespec *since)
+		     const char *rel, int depth, const struct sp_lab_walk *w)
 {
 	char path[PATH_MAX], sub[PATH_MAX];
 	struct dirent *de;
@@ -129,16 +172,21 @@ static int sync_walk(int port, unsigned int root, const char *base,
 				     *rel ? "/" : "", de->d_name) >= sizeof(sub))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    st.st_mtim.tv_sec < since->tv_sec ||
-		    (st.st_mtim.tv_sec == since->tv_sec &&
-		     st.st_mtim.tv_nsec < since->tv_nsec))
+		    before(&st.st_mtim, &w->since))
 			continue;
 		if (!sp_lab_relpath_ok(sub)) {
-			say(port, "lab: not copied back (name): %s/%s\n", base, sub);
+			if (!w->count)
+				say(port, "lab: not copied back (name): %s/%s\n",
+				    base, sub);
 			continue;
 		}
 		if (S_ISDIR(st.st_mode) && depth < SYNC_MAX_DEPTH)
-			ret = sync_walk(port, root, base, sub, depth + 1, since);
+			ret = sync_walk(port, root, base, sub, depth + 1, w);
+		else if (S_ISREG(st.st_mode) && w->until.tv_sec &&
+			 before(&w->until, &st.st_mtim))
+			continue;
+		else if (S_ISREG(st.st_mode) && w->count)
+			(*w->count)++;
 		else if (S_ISREG(st.st_mode)) {
 			char full[PATH_MAX * 2 + 2];
 
@@ -148,6 +196,12 @@ static int sync_walk(int port, unsigned int root, const char *base,
 	}
 	closedir(d);
 	return ret;
+}
+
+int sp_lab_agent_walk(int port, unsigned int root, const char *base,
+		      const struct sp_lab_walk *w)
+{
+	return sync_walk(port, root, base, "", 0, w);
 }
 
 /* What the guest set for every command (guest-init.sh, uml-init.sh),
@@ -240,8 +294,13 @@ static void send_output(int port, struct sp_proc *p)
 	}
 }
 
-/* Reads the port while a command runs: 0, or -EPIPE when the host went
- * away or spoke nonsense (the command is stopped then). */
+/* A read_port or session result: the host went away (its port hung
+ * up, or a new host spoke) with no EXIT sent. */
+#define SESSION_HOST_GONE 1
+
+/* Reads the port while a command runs: 0; SESSION_HOST_GONE when the
+ * port hung up, or a new host's first frame came (put back for the
+ * serve loop: the old host is gone); -EPIPE for nonsense. */
 static int read_port(int port, struct sp_lab_dec *d, struct sp_proc *p)
 {
 	unsigned char buf[4096];
@@ -250,12 +309,21 @@ static int read_port(int port, struct sp_lab_dec *d, struct sp_proc *p)
 	ssize_t r = read(port, buf, sizeof(buf));
 	int type, ret;
 
-	if (r < 0 && errno == EINTR)
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
-	if (r <= 0)
+	if (r < 0)
 		return -EPIPE;
+	if (r == 0) {
+		/* a frame half sent by the host that left is no one's */
+		sp_lab_dec_free(d);
+		return SESSION_HOST_GONE;
+	}
 	ret = sp_lab_dec_feed(d, buf, (size_t)r);
 	while (!ret && (ret = sp_lab_dec_next(d, &type, &pl, &n)) == 1) {
+		if (type == SP_LAB_F_REQ || type == SP_LAB_F_KEPT_ASK) {
+			sp_lab_dec_unget(d);
+			return SESSION_HOST_GONE;
+		}
 		if (type != SP_LAB_F_SIG || n != 1)
 			return -EPIPE;
 		forward(p, pl[0]);
@@ -264,6 +332,125 @@ static int read_port(int port, struct sp_lab_dec *d, struct sp_proc *p)
 	return ret < 0 ? -EPIPE : 0;
 }
 
+/* What a command's end needs to send back or keep its files. */
+struct agent_session {
+	const struct sp_lab_req *req;
+	struct sp_proc *p;
+	struct timespec since;
+};
+
+/* How long a command whose host hung up has to finish cleaning up
+ * (run saves its reports and plots, under TCG slowly) before its group
+ * is killed. */
+#define HUNG_UP_WAIT_MS 300000
+
+static void pause_ms(int ms);
+
+/* Waits for the command after its SIGHUP; its output has no reader and
+ * is dropped (a full pipe would stop it). */
+static void wait_hung_up(struct sp_proc *p)
+{
+	int waited = 0, r;
+
+	while (p->pid > 0 && waited < HUNG_UP_WAIT_MS) {
+		r = p->out_fd >= 0 || p->err_fd >= 0 ? sp_proc_pump(p, 200) : 1;
+		free(sp_proc_take(&p->out));
+		free(sp_proc_take(&p->err));
+		if (sp_proc_try_wait(p, NULL) == 1)
+			return;
+		if (r == 1)
+			pause_ms(200);
+		waited += 200;
+	}
+	if (p->pid > 0)
+		sp_proc_kill_group(p, 2000);
+}
+
+/* The one entry point for "the host is gone" before an EXIT was
+ * exchanged (the port hung up; a uml lab's relay says so with a frame
+ * of its own): the command is treated as a native process whose
+ * terminal hung up, SIGHUP to its group (run stops as for Ctrl-C and
+ * keeps the cases it finished), and once it has ended what it wrote in
+ * its sync folders is kept in the guest for lab fetch or lab stop. */
+static void agent_host_gone(struct agent_session *s)
+{
+	struct timespec until;
+
+	if (s->p->pid > 0) {
+		forward(s->p, SIGHUP);
+		wait_hung_up(s->p);
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	/* the coarse clock's lag, as for since */
+	until.tv_nsec += SYNC_SLACK_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_nsec -= 1000000000L;
+		until.tv_sec++;
+	}
+	sp_lab_kept_keep(s->req->sync, &s->since, &until);
+}
+
+/* The command's streams relayed until it ends: 0, or SESSION_HOST_GONE
+ * / -EPIPE from read_port. */
+static int relay_command(int port, struct sp_lab_dec *d, struct sp_proc *p)
+{
+	int ret, reaped = 0;
+
+	while (!reaped || p->out_fd >= 0 || p->err_fd >= 0) {
+		struct pollfd pfd[3] = { { port, POLLIN, 0 },
+					 { p->out_fd, POLLIN, 0 },
+					 { p->err_fd, POLLIN, 0 } };
+
+		if (poll(pfd, 3, 200) < 0 && errno != EINTR)
+			break;
+		if ((pfd[0].revents & (POLLIN | POLLHUP)) &&
+		    (ret = read_port(port, d, p)))
+			return ret;
+		if (pfd[1].revents || pfd[2].revents) {
+			sp_proc_pump(p, 1);
+			send_output(port, p);
+		}
+		if (!reaped && sp_proc_try_wait(p, NULL) == 1) {
+			reaped = 1;
+			/* a daemon it started may hold its streams: take
+			 * what is there and stop listening */
+			sp_proc_pump(p, 300);
+			send_output(port, p);
+			break;
+		}
+	}
+	if (p->pid > 0)
+		sp_proc_wait(p, NULL);
+	return 0;
+}
+
+/* Says, before a command, what earlier commands left unfetched. */
+static void say_kept(int port)
+{
+	char n[64];
+	unsigned int commands;
+	unsigned long files = sp_lab_kept_files(&commands);
+
+	if (!files)
+		return;
+	snprintf(n, sizeof(n), "%lu file%s", files, files == 1 ? "" : "s");
+	say(port, "lab: the lab holds %s of %s; slowpath lab fetch brings "
+	    "them back\n", n, commands == 1 ? "an interrupted command" :
+	    "interrupted commands");
+}
+
+static void session_start(struct agent_session *s)
+{
+	clock_gettime(CLOCK_REALTIME, &s->since);
+	s->since.tv_nsec -= SYNC_SLACK_NS;
+	if (s->since.tv_nsec < 0) {
+		s->since.tv_nsec += 1000000000L;
+		s->since.tv_sec--;
+	}
+}
+
+/* One command: 0 once EXIT is sent, SESSION_HOST_GONE (its results
+ * kept), or -EPIPE (a frame we cannot read: the command is stopped). */
 static int run_request(int port, const struct sp_lab_req *req,
 		       struct sp_lab_dec *d)
 {
@@ -274,19 +461,17 @@ static int run_request(int port, const struct sp_lab_req *req,
 			 SP_PROC_DEFAULT_SIGNALS | SP_PROC_CLOSE_FDS,
 		.dir = req->cwd,
 	};
-	struct timespec since;
+	struct sp_lab_walk w = { .count = NULL };
 	unsigned char code_be[4];
 	struct sp_proc p;
-	int ret, code, lost = 0, reaped = 0;
+	struct agent_session s = { req, &p, { 0, 0 } };
+	int ret, code;
 	size_t i;
 
-	clock_gettime(CLOCK_REALTIME, &since);
-	since.tv_nsec -= SYNC_SLACK_NS;
-	if (since.tv_nsec < 0) {
-		since.tv_nsec += 1000000000L;
-		since.tv_sec--;
-	}
+	session_start(&s);
+	w.since = s.since;
 	sp_proc_init(&p);
+	say_kept(port);
 	ret = sp_lab_agent_env(guest_env.v, req, &env);
 	o.env = (const char *const *)env.v;
 	if (!ret)
@@ -297,48 +482,24 @@ static int run_request(int port, const struct sp_lab_req *req,
 		code = ret == -ENOENT ? 127 : 126;
 		goto done;
 	}
-	while (!reaped || p.out_fd >= 0 || p.err_fd >= 0) {
-		struct pollfd pfd[3] = { { port, POLLIN, 0 },
-					 { p.out_fd, POLLIN, 0 },
-					 { p.err_fd, POLLIN, 0 } };
-
-		if (poll(pfd, 3, 200) < 0 && errno != EINTR)
-			break;
-		if ((pfd[0].revents & (POLLIN | POLLHUP)) &&
-		    read_port(port, d, &p)) {
-			lost = 1;
-			break;
-		}
-		if (pfd[1].revents || pfd[2].revents) {
-			sp_proc_pump(&p, 1);
-			send_output(port, &p);
-		}
-		if (!reaped && sp_proc_try_wait(&p, NULL) == 1) {
-			reaped = 1;
-			/* a daemon it started may hold its streams: take
-			 * what is there and stop listening */
-			sp_proc_pump(&p, 300);
-			send_output(port, &p);
-			break;
-		}
-	}
-	if (lost) {
-		forward(&p, SIGHUP);
+	ret = relay_command(port, d, &p);
+	if (ret == -EPIPE)
 		sp_proc_kill_group(&p, 2000);
-		sp_proc_release(&p);
-		sp_strv_free(&env);
-		return -EPIPE;
-	}
-	if (!reaped)
-		sp_proc_wait(&p, NULL);
 	code = p.status;
-	for (i = 0; req->sync[i]; i++)
-		sync_walk(port, (unsigned int)i, req->sync[i], "", 0, &since);
+	for (i = 0; !ret && req->sync[i]; i++)
+		ret = sp_lab_agent_walk(port, (unsigned int)i, req->sync[i], &w) ==
+		      -EPIPE ? SESSION_HOST_GONE : 0;
 done:
+	if (!ret) {
+		sp_lab_exit_encode(code, code_be);
+		ret = sp_lab_agent_send(port, SP_LAB_F_EXIT, code_be, 4) == -EPIPE ?
+		      SESSION_HOST_GONE : 0;
+	}
+	if (ret == SESSION_HOST_GONE)
+		agent_host_gone(&s);
 	sp_proc_release(&p);
 	sp_strv_free(&env);
-	sp_lab_exit_encode(code, code_be);
-	return sp_lab_send(port, SP_LAB_F_EXIT, code_be, 4);
+	return ret;
 }
 
 static void pause_ms(int ms)
@@ -348,20 +509,45 @@ static void pause_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The frames of one read: 0, or -1 when the stream is lost until the
+ * host hangs up. */
+static int serve_frames(int port, struct sp_lab_dec *d)
+{
+	struct sp_lab_req req;
+	const unsigned char *pl;
+	size_t n;
+	int type, ret;
+
+	while ((ret = sp_lab_dec_next(d, &type, &pl, &n)) == 1) {
+		if (type == SP_LAB_F_KEPT_ASK) {
+			if (sp_lab_kept_serve(port, pl, n))
+				return -1;
+			continue;
+		}
+		if (type != SP_LAB_F_REQ)
+			continue;	/* a late SIG after its command */
+		if (sp_lab_req_decode(pl, n, &req))
+			return -1;
+		ret = run_request(port, &req, d);
+		sp_lab_req_free(&req);
+		/* the host gone, the next bytes are a new host's */
+		if (ret < 0)
+			return -1;
+	}
+	return ret < 0 ? -1 : 0;
+}
+
 int sp_lab_agent_serve(const char *port_path)
 {
 	struct sp_lab_dec d;
-	struct sp_lab_req req;
-	const unsigned char *pl;
 	unsigned char buf[65536];
-	size_t n;
 	ssize_t r;
-	int port, type, ret, broken = 0;
+	int port, ret, broken = 0;
 
 	ret = shed_environment();
 	if (ret)
 		return ret;
-	port = open(port_path, O_RDWR | O_CLOEXEC);
+	port = open(port_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (port < 0)
 		return -errno;
 	signal(SIGPIPE, SIG_IGN);
@@ -372,6 +558,8 @@ int sp_lab_agent_serve(const char *port_path)
 		if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
 			break;
 		r = pfd.revents & POLLIN ? read(port, buf, sizeof(buf)) : 0;
+		if (r < 0 && errno == EAGAIN)
+			continue;
 		if (r <= 0) {
 			/* no host on the other end: start afresh when one
 			 * connects (the port says POLLHUP until then) */
@@ -384,21 +572,7 @@ int sp_lab_agent_serve(const char *port_path)
 		}
 		if (broken || sp_lab_dec_feed(&d, buf, (size_t)r))
 			continue;
-		while ((ret = sp_lab_dec_next(&d, &type, &pl, &n)) == 1) {
-			if (type != SP_LAB_F_REQ)
-				continue;	/* a late SIG after its command */
-			if (sp_lab_req_decode(pl, n, &req)) {
-				broken = 1;
-				break;
-			}
-			ret = run_request(port, &req, &d);
-			sp_lab_req_free(&req);
-			if (ret) {
-				broken = 1;
-				break;
-			}
-		}
-		if (ret < 0)
+		if (serve_frames(port, &d))
 			broken = 1;	/* until the host hangs up */
 	}
 	sp_lab_dec_free(&d);

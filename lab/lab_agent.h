@@ -8,6 +8,7 @@
 #define SP_LAB_AGENT_H
 
 #include <stddef.h>
+#include <time.h>
 
 /* /dev/vportNpM of the virtio-serial port called name: 0 or -ENOENT. */
 int sp_lab_find_port(const char *name, char *out, size_t len);
@@ -22,6 +23,34 @@ struct sp_strv;
  * nothing of the caller of lab start reaches a command. 0 or -ENOMEM. */
 int sp_lab_agent_env(char *const *own, const struct sp_lab_req *req,
 		     struct sp_strv *env);
+
+/* What the agent and its store of kept results (lab_kept.c) share. */
+/* Which files a walk takes: written from since on, and, for a result
+ * kept after its command ended, not after until (a later command's
+ * files in the same folder are its own); until.tv_sec 0: no end. With
+ * count set, the files are counted, not sent. */
+struct sp_lab_walk {
+	struct timespec since, until;
+	unsigned long *count;
+};
+/* FILE/DATA frames for what under base is in the window, root its
+ * number in FILE: 0, or -EPIPE when the host is gone. */
+int sp_lab_agent_walk(int port, unsigned int root, const char *base,
+		      const struct sp_lab_walk *w);
+/* One frame on the (non-blocking) port: 0, -EPIPE when no host is
+ * connected (a write would wait and go to the next one), -errno. */
+int sp_lab_agent_send(int port, int type, const void *payload, size_t len);
+
+/* The results of commands whose host went away (lab_kept.c), until the
+ * host fetches them: what sync folders the command had and its
+ * window. Keeps nothing when the window holds no file. */
+void sp_lab_kept_keep(char *const *roots, const struct timespec *since,
+		      const struct timespec *until);
+/* Files held, and of how many commands. */
+unsigned long sp_lab_kept_files(unsigned int *commands);
+/* Answers a KEPT_ASK frame's payload: 0, -EBADMSG (malformed), or the
+ * port's error. */
+int sp_lab_kept_serve(int port, const unsigned char *payload, size_t len);
 
 /* Serves port_path until the port cannot be used: -errno. */
 int sp_lab_agent_serve(const char *port_path);

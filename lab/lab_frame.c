@@ -2,6 +2,8 @@
 #include "lab/lab_frame.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +14,7 @@ int sp_lab_frame_type_ok(int type)
 	switch (type) {
 	case SP_LAB_F_REQ: case SP_LAB_F_SIG: case SP_LAB_F_OUT:
 	case SP_LAB_F_ERR: case SP_LAB_F_FILE: case SP_LAB_F_DATA:
-	case SP_LAB_F_EXIT:
+	case SP_LAB_F_EXIT: case SP_LAB_F_KEPT_ASK: case SP_LAB_F_KEPT:
 		return 1;
 	}
 	return 0;
@@ -64,6 +66,7 @@ int sp_lab_dec_feed(struct sp_lab_dec *d, const void *data, size_t n)
 	size_t cap;
 
 	/* what the returned frames used is dropped before growing */
+	d->last = 0;
 	if (d->consumed) {
 		memmove(d->buf, d->buf + d->consumed, d->len - d->consumed);
 		d->len -= d->consumed;
@@ -110,7 +113,18 @@ int sp_lab_dec_next(struct sp_lab_dec *d, int *type,
 	*payload = h + SP_LAB_FRAME_HDR;
 	*len = n;
 	d->consumed += SP_LAB_FRAME_HDR + n;
+	d->last = SP_LAB_FRAME_HDR + n;
 	return 1;
+}
+
+int sp_lab_dec_unget(struct sp_lab_dec *d)
+{
+	/* a feed since moved the bytes: last is cleared there */
+	if (!d->last || d->last > d->consumed)
+		return -EINVAL;
+	d->consumed -= d->last;
+	d->last = 0;
+	return 0;
 }
 
 size_t sp_lab_dec_pending(const struct sp_lab_dec *d)
@@ -334,4 +348,113 @@ int sp_lab_exit_decode(const unsigned char *p, size_t len, int *code)
 		return -EBADMSG;
 	*code = (int)v;
 	return 0;
+}
+
+int sp_lab_kept_ask_encode(int op, uint32_t id, unsigned char out[5])
+{
+	out[0] = (unsigned char)op;
+	if (op == SP_LAB_KEPT_LIST)
+		return 1;
+	if (op != SP_LAB_KEPT_DROP || !id)
+		return -EINVAL;
+	put_u32(out + 1, id);
+	return 5;
+}
+
+int sp_lab_kept_ask_decode(const unsigned char *p, size_t len, int *op,
+			   uint32_t *id)
+{
+	if (len == 1 && p[0] == SP_LAB_KEPT_LIST) {
+		*op = SP_LAB_KEPT_LIST;
+		*id = 0;
+		return 0;
+	}
+	if (len != 5 || p[0] != SP_LAB_KEPT_DROP || !get_u32(p + 1))
+		return -EBADMSG;
+	*op = SP_LAB_KEPT_DROP;
+	*id = get_u32(p + 1);
+	return 0;
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+	put_u32(p, (uint32_t)(v >> 32));
+	put_u32(p + 4, (uint32_t)v);
+}
+
+static int kept_root_ok(const char *s, size_t n)
+{
+	return n > 1 && n < PATH_MAX && s[0] == '/';
+}
+
+int sp_lab_kept_encode(const struct sp_lab_kept *k, unsigned char **out,
+		       size_t *len)
+{
+	size_t i, total = 12;
+	unsigned char *p;
+
+	if (!k->id || !k->roots[0])
+		return -EINVAL;
+	for (i = 0; k->roots[i]; i++) {
+		if (i >= SP_LAB_KEPT_MAX_ROOTS ||
+		    !kept_root_ok(k->roots[i], strlen(k->roots[i])))
+			return -EINVAL;
+		total += strlen(k->roots[i]) + 1;
+	}
+	p = malloc(total);
+	if (!p)
+		return -ENOMEM;
+	put_u32(p, k->id);
+	put_u64(p + 4, (uint64_t)k->started);
+	*out = p;
+	*len = total;
+	for (p += 12, i = 0; k->roots[i]; i++)
+		p = (unsigned char *)stpcpy((char *)p, k->roots[i]) + 1;
+	return 0;
+}
+
+void sp_lab_kept_free(struct sp_lab_kept *k)
+{
+	free(k->blob);
+	memset(k, 0, sizeof(*k));
+}
+
+int sp_lab_kept_decode(const unsigned char *p, size_t len,
+		       struct sp_lab_kept *k)
+{
+	size_t off, n, i = 0;
+
+	memset(k, 0, sizeof(*k));
+	if (len < 14 || len > SP_LAB_FRAME_MAX || !get_u32(p) ||
+	    p[len - 1] != '\0')
+		return -EBADMSG;
+	k->blob = malloc(len - 12);
+	if (!k->blob)
+		return -ENOMEM;
+	memcpy(k->blob, p + 12, len - 12);
+	for (off = 0; off < len - 12; off += n + 1) {
+		n = strlen(k->blob + off);
+		if (i >= SP_LAB_KEPT_MAX_ROOTS || !kept_root_ok(k->blob + off, n)) {
+			sp_lab_kept_free(k);
+			return -EBADMSG;
+		}
+		k->roots[i++] = k->blob + off;
+	}
+	k->id = get_u32(p);
+	k->started = (int64_t)((uint64_t)get_u32(p + 4) << 32 | get_u32(p + 8));
+	return 0;
+}
+
+void sp_lab_kept_name(const char *root, unsigned int n, char *out, size_t len)
+{
+	const char *base = strrchr(root, '/');
+
+	base = base ? base + 1 : root;
+	if (!*base || strchr(base, '/') || !sp_lab_relpath_ok(base) ||
+	    strlen(base) > 200)
+		base = "root";
+	if (n > 1)
+		snprintf(out, len, "%s-%u", base, n);
+	else
+		snprintf(out, len, "%s", base);
 }

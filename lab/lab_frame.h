@@ -8,7 +8,10 @@
  * payload length, then the payload. One session: the host sends one
  * REQ, then SIG frames at will; the guest answers OUT/ERR stream bytes,
  * FILE/DATA for what the command wrote into its output folders, and
- * one EXIT. */
+ * one EXIT. A session may instead ask for what an interrupted command
+ * left (KEPT_ASK): the guest answers a KEPT frame per kept result, each
+ * followed by its FILE/DATA, then EXIT; the host drops each result it
+ * wrote whole with another KEPT_ASK. */
 #ifndef SP_LAB_FRAME_H
 #define SP_LAB_FRAME_H
 
@@ -29,6 +32,8 @@ enum sp_lab_frame_type {
 	SP_LAB_F_FILE = 'F',	/* guest: u32 root<<16|mode, a relative path */
 	SP_LAB_F_DATA = 'D',	/* guest: bytes of the file FILE opened */
 	SP_LAB_F_EXIT = 'X',	/* guest: u32 exit code 0..255, the end */
+	SP_LAB_F_KEPT_ASK = 'P', /* host: 'L' send kept results, 'D' id drop one */
+	SP_LAB_F_KEPT = 'G',	/* guest: one kept result: id, start, roots */
 };
 
 /* 1 when type is one of the above. */
@@ -44,6 +49,7 @@ struct sp_lab_dec {
 	unsigned char *buf;
 	size_t len, cap;
 	size_t consumed;	/* of buf, by the frames already returned */
+	size_t last;		/* bytes of the frame returned last, or 0 */
 };
 
 void sp_lab_dec_init(struct sp_lab_dec *d);
@@ -56,6 +62,10 @@ int sp_lab_dec_feed(struct sp_lab_dec *d, const void *data, size_t n);
  * (length over SP_LAB_FRAME_MAX), after which the stream is lost. */
 int sp_lab_dec_next(struct sp_lab_dec *d, int *type,
 		    const unsigned char **payload, size_t *len);
+/* Puts the frame sp_lab_dec_next returned last back, to be returned
+ * again (the agent hands a new host's first frame to its serve loop):
+ * 0, or -EINVAL when there is none to put back. */
+int sp_lab_dec_unget(struct sp_lab_dec *d);
 /* Bytes held that are not a whole frame yet: at end of stream, a
  * truncated frame. */
 size_t sp_lab_dec_pending(const struct sp_lab_dec *d);
@@ -106,5 +116,40 @@ int sp_lab_relpath_ok(const char *path);
 /* EXIT payload. */
 void sp_lab_exit_encode(int code, unsigned char out[4]);
 int sp_lab_exit_decode(const unsigned char *p, size_t len, int *code);
+
+/* KEPT_ASK payload: op SP_LAB_KEPT_LIST (no id) or SP_LAB_KEPT_DROP
+ * (the id of a result the host wrote whole). Encode: the length (1 or
+ * 5), or -EINVAL for another op. Decode: 0, or -EBADMSG for an unknown
+ * op, a length that does not fit it, or id 0. */
+enum { SP_LAB_KEPT_LIST = 'L', SP_LAB_KEPT_DROP = 'D' };
+int sp_lab_kept_ask_encode(int op, uint32_t id, unsigned char out[5]);
+int sp_lab_kept_ask_decode(const unsigned char *p, size_t len, int *op,
+			   uint32_t *id);
+
+/* A result kept in the guest: the folders an interrupted command was
+ * to send back (FILE's root numbers index them) and when it started. */
+#define SP_LAB_KEPT_MAX_ROOTS 4
+struct sp_lab_kept {
+	uint32_t id;		/* never 0 */
+	int64_t started;	/* epoch seconds */
+	char *roots[SP_LAB_KEPT_MAX_ROOTS + 1];	/* absolute, NULL-ended */
+	char *blob;		/* storage of roots, when decoded */
+};
+/* KEPT payload: u32 id, u64 start, then each root NUL-terminated.
+ * 0, -EINVAL (id 0, no root, too many, one not absolute or longer
+ * than PATH_MAX), -ENOMEM. */
+int sp_lab_kept_encode(const struct sp_lab_kept *k, unsigned char **out,
+		       size_t *len);
+/* The reverse, k's roots pointing into k->blob (sp_lab_kept_free): 0,
+ * -EBADMSG (short, id 0, no or too many roots, one relative, empty,
+ * too long or unterminated), -ENOMEM. */
+int sp_lab_kept_decode(const unsigned char *p, size_t len,
+		       struct sp_lab_kept *k);
+void sp_lab_kept_free(struct sp_lab_kept *k);
+
+/* The host's folder name for a kept root: its last component when that
+ * is a name sp_lab_relpath_ok takes, else "root"; with n > 1, "-n"
+ * after it (two roots of one name). out: at least NAME_MAX + 1. */
+void sp_lab_kept_name(const char *root, unsigned int n, char *out, size_t len);
 
 #endif

@@ -43,7 +43,19 @@ void sp_lab_log_names(const char *lab, char *console, char *agent_log, size_t le
 
 /* lab start: a qemu lab that stays up (refused for any other engine). */
 int sp_lab_start(const struct sp_lab_engines *e, const struct sp_lab_guest_opts *o);
+/* lab stop fetches what the lab kept (sp_lab_fetch_kept) before it
+ * stops the VM; what it could not fetch is said lost, exit 3. */
 int sp_lab_stop(void);
+
+/* lab fetch [--out DIR]: the results the agent kept of commands whose
+ * host went away, into DIR (missing or empty) or a new
+ * results/lab-kept-<UTC time>/. An exit code: 3 when a file could not
+ * be written (the result stays in the lab), 2 no lab. */
+int sp_lab_fetch(const char *out);
+/* The same for a lab known up; who names the command in what it says,
+ * say_none: say so when nothing is kept. */
+int sp_lab_fetch_kept(const struct sp_lab_run *r, const char *out,
+		      const char *who, int say_none);
 
 struct sp_lab_status {
 	int up;			/* 0: none runs */

@@ -409,6 +409,7 @@ static int stop_locked(const struct sp_lab_run *run)
 	struct sp_lab_info info;
 	enum sp_lab_life life;
 	int64_t up;
+	int fetched = SP_EXIT_OK;
 
 	r = *run;
 	life = sp_lab_probe(&r, &info);
@@ -420,6 +421,12 @@ static int stop_locked(const struct sp_lab_run *run)
 		sp_lab_report_dead_locked(&r, &info);
 		return SP_EXIT_OK;
 	}
+	/* what an interrupted command left dies with the guest's RAM */
+	if (sp_lab_pid_is_ours(info.pid, r.sock) &&
+	    sp_lab_fetch_kept(&r, NULL, "lab stop", 0)) {
+		sp_err("lab stop: what could not be fetched is lost with the VM");
+		fetched = SP_EXIT_RUNTIME;
+	}
 	if (sp_lab_stop_qemu(info.pid, r.sock, 5000) == -ESRCH) {
 		/* its socket answers: removing the files would orphan it */
 		sp_err("lab stop: %s answers, but qemu pid %ld is not the qemu "
@@ -430,7 +437,7 @@ static int stop_locked(const struct sp_lab_run *run)
 	up = (int64_t)time(NULL) - info.started;
 	sp_info("lab: stopped (qemu pid %ld, up %lld min %lld s)", info.pid,
 		(long long)(up / 60), (long long)(up % 60));
-	return SP_EXIT_OK;
+	return fetched;
 }
 
 

@@ -24,7 +24,7 @@ _slowpath() {
 		return
 	fi
 	case $cmd:$((cword - i)) in
-	lab:1) COMPREPLY=($(compgen -W "start stop status run shell engine" -- "$cur")) ;;
+	lab:1) COMPREPLY=($(compgen -W "start stop status fetch run shell engine" -- "$cur")) ;;
 	selector:1|delay:1) COMPREPLY=($(compgen -W "set" -- "$cur")) ;;
 	selector:2) COMPREPLY=($(compgen -W "st hst ql rr" -- "$cur")) ;;
 	topo:1) COMPREPLY=($(compgen -W "check show table list" -- "$cur")) ;;

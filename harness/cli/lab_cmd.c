@@ -13,6 +13,7 @@
 
 struct lab_opts {
 	struct sp_lab_guest_opts g;
+	const char *out;
 	int quiet;
 	int help;
 };
@@ -32,6 +33,9 @@ static const struct sp_opt lab_opttab[] = {
 	{ .name = "keep", .type = SP_OPT_STR,
 	  .offset = offsetof(struct lab_opts, g.keep),
 	  .help = "a host folder (created) the guest writes to at the same path" },
+	{ .name = "out", .type = SP_OPT_STR,
+	  .offset = offsetof(struct lab_opts, out),
+	  .help = "fetch: a new or empty folder for what the lab kept (default results/lab-kept-<UTC time>)" },
 	{ .name = "quiet", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct lab_opts, quiet),
 	  .help = "status: print nothing, only the exit status tells" },
@@ -60,6 +64,7 @@ static void usage(FILE *out)
 		"       slowpath lab shell [OPTIONS]\n"
 		"       slowpath lab start [--cpus N] [--mem SIZE] [--timeout S]\n"
 		"       slowpath lab stop\n"
+		"       slowpath lab fetch [--out DIR]\n"
 		"       slowpath lab status [--quiet]\n"
 		"       slowpath lab engine [--kernel SERIES]\n\n"
 		"start boots a lab that stays up: while it runs, up, down, status,\n"
@@ -67,7 +72,8 @@ static void usage(FILE *out)
 		"run in it when this host lacks the kernel stack, and what they\n"
 		"write under --out (or results/) lands on this host. stop ends\n"
 		"it; status says since when, its kernel, topology and CPU use\n"
-		"(exit 2 when none runs). --timeout bounds start's boot (900 s\n"
+		"(exit 2 when none runs); fetch brings back what a command whose\n"
+		"host went away left in it (stop does too).  --timeout bounds start's boot (900 s\n"
 		"when not given, 0 no bound; a VM that dies ends it at once).\n\n"
 		"Boots the lab VM that `make lab` prepared (qemu, TCG, Debian's\n"
 		"kernel, this machine's root read-only over 9p under a RAM overlay)\n"
@@ -157,6 +163,8 @@ static int lab_agent_cmd(const char *action, const struct lab_opts *o,
 	}
 	if (!strcmp(action, "start"))
 		return sp_lab_start(&sp_lab_engines, &o->g);
+	if (!strcmp(action, "fetch"))
+		return sp_lab_fetch(o->out);
 	return !strcmp(action, "stop") ? sp_lab_stop() : print_status(o->quiet);
 }
 
@@ -168,7 +176,7 @@ static int lab_mode(const char *action)
 	if (!strcmp(action, "shell"))
 		return SP_LAB_SHELL;
 	if (!strcmp(action, "start") || !strcmp(action, "stop") ||
-	    !strcmp(action, "status"))
+	    !strcmp(action, "status") || !strcmp(action, "fetch"))
 		return SP_LAB_AGENT;
 	return -1;
 }
