@@ -2,8 +2,8 @@
  * its run folder, both as hostile as the guest. Byte 0 even: a byte
  * stream through the frame decoder (sp_lab_dec_feed in chunks of
  * 1 + byte0/2 bytes, sp_lab_dec_next), each whole frame through the
- * decoder of its type as lab_ctl.c (host: FILE, EXIT) and lab_agent.c
- * (guest: REQ) use them; what decodes must encode back to the same
+ * decoder of its type as lab_ctl.c (host: FILE, EXIT, KEPT) and
+ * lab_agent.c (guest: REQ, KEPT_ASK) use them; what decodes must encode back to the same
  * payload (a request to the same strings). Odd: lab.info text
  * (sp_lab_info_parse), formatted and parsed back the same. */
 #include "tests/fuzz/fuzz.h"
@@ -58,6 +58,41 @@ static void file(const unsigned char *p, size_t n)
 	free(rel);
 }
 
+/* kept results (lab fetch): what decodes is well formed and encodes
+ * back to the same bytes */
+static void kept_ask(const unsigned char *p, size_t n)
+{
+	unsigned char enc[5];
+	uint32_t id;
+	int op, len;
+
+	if (sp_lab_kept_ask_decode(p, n, &op, &id))
+		return;
+	len = sp_lab_kept_ask_encode(op, id, enc);
+	if (len < 0 || (size_t)len != n || memcmp(enc, p, n) ||
+	    (op == SP_LAB_KEPT_DROP && !id))
+		abort();
+}
+
+static void kept(const unsigned char *p, size_t n)
+{
+	struct sp_lab_kept k;
+	unsigned char *enc;
+	size_t len, i;
+
+	if (sp_lab_kept_decode(p, n, &k))
+		return;
+	if (!k.id || !k.roots[0])
+		abort();
+	for (i = 0; k.roots[i]; i++)
+		if (k.roots[i][0] != '/' || i >= SP_LAB_KEPT_MAX_ROOTS)
+			abort();
+	if (sp_lab_kept_encode(&k, &enc, &len) || len != n || memcmp(enc, p, n))
+		abort();
+	free(enc);
+	sp_lab_kept_free(&k);
+}
+
 static void frame(int type, const unsigned char *p, size_t n)
 {
 	unsigned char enc[4];
@@ -69,6 +104,12 @@ static void frame(int type, const unsigned char *p, size_t n)
 		break;
 	case SP_LAB_F_FILE:
 		file(p, n);
+		break;
+	case SP_LAB_F_KEPT_ASK:
+		kept_ask(p, n);
+		break;
+	case SP_LAB_F_KEPT:
+		kept(p, n);
 		break;
 	case SP_LAB_F_EXIT:
 		if (!sp_lab_exit_decode(p, n, &code)) {
