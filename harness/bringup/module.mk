@@ -8,7 +8,8 @@ LIB_SRCS += harness/bringup/state.c harness/bringup/state_file.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
 	    harness/bringup/state_compact.c harness/bringup/lock.c \
 	    harness/bringup/state_failover.c harness/bringup/bringup_failover.c \
-	    harness/bringup/bringup_hst.c harness/bringup/calib.c
+	    harness/bringup/bringup_hst.c harness/bringup/calib.c \
+	    harness/bringup/bringup_do.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup.c \
 	      tests/unit/harness/bringup/test_bringup_live.c \

@@ -4,6 +4,7 @@
  * restores, also on SIGINT/SIGTERM. */
 #include "common/exitcodes.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/opttab.h"
 #include "common/strbuf.h"
 #include "common/units.h"

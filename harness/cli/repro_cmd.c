@@ -9,6 +9,7 @@
 #include "common/outdir.h"
 #include "common/opttab.h"
 #include "common/units.h"
+#include "harness/boots/boots.h"
 #include "harness/cli/repro_cli.h"
 #include "harness/repro/cover.h"
 #include "harness/repro/reference.h"
@@ -295,10 +296,15 @@ static int measure_in_guests(const char *experiment, const struct repro_cli *cli
 			     const struct sp_reference *ref, const char *out)
 {
 	char mode[160], host[160];
+	const struct sp_boots_repro r = {
+		.runtime_s = cli->runtime_s, .max_runtime_s = cli->max_runtime_s,
+		.warmup_s = cli->warmup_s, .full = cli->full,
+		.scale = cli->scale, .unit = cli->unit, .data = cli->data,
+	};
 	int64_t started = sp_now_ns();
 	int ret;
 
-	ret = repro_jobs(experiment, cli, plan, out, cli->jobs);
+	ret = sp_boots_repro_jobs(experiment, &r, plan, out, cli->jobs);
 	/* the guests measured: what they ran on, not this host */
 	here(mode, sizeof(mode), host, sizeof(host));
 	snprintf(mode, sizeof(mode), "lab (uml, time exact: the testbed's own "
