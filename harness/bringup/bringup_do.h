@@ -5,7 +5,7 @@
  * option tables, and reproduce's real effects call them too, so k stays
  * a number and a reproduction prints what the user's commands would.
  * `down` undoes faults first, so it is the fault room's
- * (harness/fault/fault_down.h). Each returns an sp_exit code. */
+ * (harness/fault/fault_do.h). Each returns an sp_exit code. */
 #ifndef SP_BRINGUP_DO_H
 #define SP_BRINGUP_DO_H
 

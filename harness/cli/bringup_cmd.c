@@ -1,5 +1,5 @@
 /* slowpath up|down|status|delay: the option tables and usage over
- * harness/bringup/bringup_do.h (and down: harness/fault/fault_down.h).
+ * harness/bringup/bringup_do.h (and down: harness/fault/fault_do.h).
  * Errors are one line through the log hook. */
 #include "common/exitcodes.h"
 #include "common/log.h"
@@ -8,7 +8,7 @@
 #include "harness/bringup/bringup_do.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/repro_cli.h"
-#include "harness/fault/fault_down.h"
+#include "harness/fault/fault_do.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,14 +1,14 @@
 /* reproduce's real effects: the bringup, fault and run rooms reached
  * as `slowpath up`, `delay set`, `run` and `down` reach them once their
  * options are parsed (harness/bringup/bringup_do.h,
- * harness/fault/fault_down.h, harness/run/run_do.h), so a reproduction
+ * harness/fault/fault_do.h, harness/run/run_do.h), so a reproduction
  * prints and writes what the user's commands would, without an argv in
  * between. */
 #include "common/log.h"
 #include "harness/bringup/bringup_do.h"
 #include "harness/bringup/state.h"
 #include "harness/cli/repro_cli.h"
-#include "harness/fault/fault_down.h"
+#include "harness/fault/fault_do.h"
 #include "harness/run/run_do.h"
 #include "harness/run/run_exec.h"
 

@@ -71,13 +71,46 @@ static int load(const char *what, struct sp_topo *topo)
 	return ret;
 }
 
+/* show's and table's options after FILE|NAME; check takes none. An
+ * exit code. */
+static int parse_opts(int argc, char **argv, struct show_opts *o,
+		      struct table_opts *to)
+{
+	char err[SP_OPT_ERRLEN];
+	int next, ret;
+
+	if (!strcmp(argv[1], "show")) {
+		ret = sp_opt_parse_argv(show_opts_table, o, argc, argv, 3,
+					&next, err, sizeof(err));
+		if (ret || next != argc) {
+			sp_err("topo show: %s", ret ? err : "unexpected argument");
+			return SP_EXIT_USAGE;
+		}
+		if (o->lab && o->unit_ns > 0) {
+			sp_err("topo show: --unit and --lab contradict each other");
+			return SP_EXIT_USAGE;
+		}
+	} else if (!strcmp(argv[1], "table")) {
+		ret = sp_opt_parse_argv(table_opts_table, to, argc, argv, 3,
+					&next, err, sizeof(err));
+		if (ret || next != argc) {
+			sp_err("topo table: %s", ret ? err : "unexpected argument");
+			return SP_EXIT_USAGE;
+		}
+	} else if (argc != 3) {
+		sp_err("topo check takes one FILE or NAME, got '%s' too",
+		       argv[3]);
+		return SP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmd_topo(int argc, char **argv)
 {
 	struct show_opts o = { 0 };
 	struct table_opts to = { 0 };
 	struct sp_topo *t;
-	char err[SP_OPT_ERRLEN];
-	int next, ret;
+	int ret;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
@@ -100,29 +133,9 @@ int cmd_topo(int argc, char **argv)
 		sp_err("topo %s needs a FILE or NAME", argv[1]);
 		return SP_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "show")) {
-		ret = sp_opt_parse_argv(show_opts_table, &o, argc, argv, 3,
-					&next, err, sizeof(err));
-		if (ret || next != argc) {
-			sp_err("topo show: %s", ret ? err : "unexpected argument");
-			return SP_EXIT_USAGE;
-		}
-		if (o.lab && o.unit_ns > 0) {
-			sp_err("topo show: --unit and --lab contradict each other");
-			return SP_EXIT_USAGE;
-		}
-	} else if (!strcmp(argv[1], "table")) {
-		ret = sp_opt_parse_argv(table_opts_table, &to, argc, argv, 3,
-					&next, err, sizeof(err));
-		if (ret || next != argc) {
-			sp_err("topo table: %s", ret ? err : "unexpected argument");
-			return SP_EXIT_USAGE;
-		}
-	} else if (argc != 3) {
-		sp_err("topo check takes one FILE or NAME, got '%s' too",
-		       argv[3]);
-		return SP_EXIT_USAGE;
-	}
+	ret = parse_opts(argc, argv, &o, &to);
+	if (ret)
+		return ret;
 	t = malloc(sizeof(*t));
 	if (!t)
 		return SP_EXIT_RUNTIME;
