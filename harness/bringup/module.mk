@@ -1,5 +1,6 @@
 # up/down/status/selector/delay: journal, plan, effects behind sp_sys_ops
-LIB_SRCS += harness/bringup/state.c harness/bringup/state_file.c \
+LIB_SRCS += harness/bringup/state_parse.c harness/bringup/state_file.c \
+	    harness/bringup/state_lookup.c \
 	    harness/bringup/state_fmt.c harness/bringup/bringup_plan.c \
 	    harness/bringup/bringup_sys.c harness/bringup/bringup_up.c \
 	    harness/bringup/bringup_down.c harness/bringup/bringup_status.c \
