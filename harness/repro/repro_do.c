@@ -8,7 +8,7 @@
 #include "common/machine.h"
 #include "common/outdir.h"
 #include "common/units.h"
-#include "harness/repro/cover.h"
+#include "harness/repro/ref_cover_letter.h"
 
 #include <errno.h>
 #include <stdio.h>
