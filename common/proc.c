@@ -88,20 +88,12 @@ struct child_job {
 	void *arg;
 };
 
-static void child(const struct child_job *job, const struct sp_proc_opts *o,
-		  pid_t parent, int nullfd, int logfd, int out_w, int err_w,
-		  int report)
+/* The child's process group or session, its death signal and its
+ * signal dispositions, as the flags f say. */
+static void child_group_and_signals(unsigned int f, pid_t parent, int report)
 {
-	unsigned int f = o->flags;
-	int from[16], fd, hi;
-	const char *const *e;
 	sigset_t set;
-	size_t i;
 
-	/* out of the way of the fds we place */
-	hi = fcntl(report, F_DUPFD_CLOEXEC, FD_HIGH);
-	if (hi >= 0)
-		report = hi;
 	if (f & SP_PROC_SESSION) {
 		if (setsid() < 0)
 			child_fail(report);
@@ -128,6 +120,22 @@ static void child(const struct child_job *job, const struct sp_proc_opts *o,
 		sigaddset(&set, SIGHUP);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 	}
+}
+
+static void child(const struct child_job *job, const struct sp_proc_opts *o,
+		  pid_t parent, int nullfd, int logfd, int out_w, int err_w,
+		  int report)
+{
+	unsigned int f = o->flags;
+	int from[16], fd, hi;
+	const char *const *e;
+	size_t i;
+
+	/* out of the way of the fds we place */
+	hi = fcntl(report, F_DUPFD_CLOEXEC, FD_HIGH);
+	if (hi >= 0)
+		report = hi;
+	child_group_and_signals(f, parent, report);
 	/* copies first, so no dup2 below lands on another's source */
 	for (i = 0; i < o->n_fds; i++) {
 		from[i] = fcntl(o->fds[i].from, F_DUPFD_CLOEXEC, FD_HIGH);

@@ -157,7 +157,7 @@ static int set_action(int argc, char **argv)
 	struct sp_dm_selector sel;
 	enum sp_selector kind;
 	struct sel_cli cli;
-	char err[SP_OPT_ERRLEN];
+	char err[SP_BRINGUP_ERRLEN];	/* a long k=v word is named whole */
 	int i;
 
 	if (sp_selector_parse(argv[2], &kind)) {
