@@ -127,7 +127,7 @@ static void child(const struct child_job *job, const struct sp_proc_opts *o,
 		  int report)
 {
 	unsigned int f = o->flags;
-	int from[16], fd, hi;
+	int from[16], fd, hi, first_report = report;
 	const char *const *e;
 	size_t i;
 
@@ -166,8 +166,13 @@ static void child(const struct child_job *job, const struct sp_proc_opts *o,
 		if (putenv((char *)*e))
 			child_fail(report);
 	if (job->fn) {
-		/* set up: the EOF on report is the spawn's success */
+		/* set up: the EOF on report is the spawn's success, so both
+		 * its copies go (no exec closes them here); the first only
+		 * if no placed fd has taken its number since */
 		close(report);
+		if (first_report != report && first_report > STDERR_FILENO &&
+		    !is_placed(o, first_report))
+			close(first_report);
 		fd = job->fn(job->arg);
 		fflush(NULL);
 		_exit(fd < 0 || fd > 255 ? 127 : fd);

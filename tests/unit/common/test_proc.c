@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +305,36 @@ static void fork_runs_a_function_as_a_process_of_its_own(void **state)
 	assert_int_equal(sp_proc_fork(&p, NULL, NULL, &o), -EINVAL);
 }
 
+/* The child waits for a word from us: it can only get it if
+ * sp_proc_fork returned while it runs. */
+static int wait_for_go(void *arg)
+{
+	struct pollfd pfd = { .fd = *(int *)arg, .events = POLLIN };
+	char c;
+
+	/* 20 s: only a bound for a broken sp_proc_fork, no timing */
+	if (poll(&pfd, 1, 20000) != 1 || read(pfd.fd, &c, 1) != 1)
+		return 9;
+	return c == 'g' ? 0 : 8;
+}
+
+static void fork_returns_while_the_child_runs(void **state)
+{
+	struct sp_proc_opts o = { .flags = SP_PROC_PGROUP | SP_PROC_STDIN_NULL };
+	struct sp_proc p;
+	int go[2], status = -1;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	sp_proc_init(&p);
+	assert_int_equal(sp_proc_fork(&p, wait_for_go, &go[0], &o), 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(sp_proc_wait(&p, &status), 0);
+	assert_int_equal(status, 0);
+	close(go[0]);
+	close(go[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +350,7 @@ int main(void)
 		cmocka_unit_test(kill_group_stops_a_spawned_child),
 		cmocka_unit_test(pump_reads_while_the_child_runs),
 		cmocka_unit_test(fork_runs_a_function_as_a_process_of_its_own),
+		cmocka_unit_test(fork_returns_while_the_child_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
