@@ -63,8 +63,8 @@ int sp_repro_parse_scale(const char *text, int *scaled, uint64_t *k)
 
 /* The published table (ref) and the 2020 fit (fit_ref; ref itself but
  * for the cover letter). 0 or an exit code. */
-int sp_repro_load_refs(const char *data, int cover,
-		     struct sp_reference *ref, struct sp_reference *fit_ref)
+int sp_repro_load_refs(const char *data, int cover, struct sp_reference *ref,
+		       struct sp_reference *fit_ref)
 {
 	static struct sp_ref_topologies topos;
 	char err[SP_OUTDIR_ERRLEN];
@@ -136,10 +136,11 @@ static void unit_text_scaled(uint64_t fixed_k, int exact_time, char *buf,
 
 /* The record and the report after the runs (ran: theirs, 0 or -errno).
  * An exit code. */
-int sp_repro_do_finish(const struct sp_repro_opts *o, const struct sp_repro_plan *plan,
-		  const struct sp_reference *ref, const char *out,
-		  const char *unit_text, int64_t started, const char *mode,
-		  const char *host, int ran)
+int sp_repro_do_finish(const struct sp_repro_opts *o,
+		       const struct sp_repro_plan *plan,
+		       const struct sp_reference *ref, const char *out,
+		       const char *unit_text, int64_t started, const char *mode,
+		       const char *host, int ran)
 {
 	char said[512];
 	int ret;
@@ -154,8 +155,8 @@ int sp_repro_do_finish(const struct sp_repro_opts *o, const struct sp_repro_plan
 
 /* --report-only: an exit code. */
 int sp_repro_do_report_again(const char *unit, const struct sp_repro_opts *o,
-			const struct sp_repro_plan *plan,
-			const struct sp_reference *ref, const char *out)
+			     const struct sp_repro_plan *plan,
+			     const struct sp_reference *ref, const char *out)
 {
 	char said[512];
 	int ret = sp_repro_report_again(o, plan, ref, out, unit, said,
@@ -169,10 +170,12 @@ int sp_repro_do_report_again(const char *unit, const struct sp_repro_opts *o,
 }
 
 /* The runs, scaled or not, then the record and the report. An exit code. */
-int sp_repro_do_measure(const struct sp_repro_ops *ops, const struct sp_repro_opts *o,
-		   const struct sp_repro_plan *plan, const struct sp_reference *ref,
-		   const struct sp_reference *fit_ref, int64_t unit_ns,
-		   int scaled, uint64_t fixed_k, const char *out)
+int sp_repro_do_measure(const struct sp_repro_ops *ops,
+			const struct sp_repro_opts *o,
+			const struct sp_repro_plan *plan,
+			const struct sp_reference *ref,
+			const struct sp_reference *fit_ref, int64_t unit_ns,
+			int scaled, uint64_t fixed_k, const char *out)
 {
 	char unit_text[SP_REPRO_UNIT_TEXT], mode[160], host[160];
 	int64_t started = sp_now_ns();
