@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -79,20 +80,20 @@ static int is_placed(const struct sp_proc_opts *o, int fd)
 	return 0;
 }
 
-static void child(const char *const *argv, const struct sp_proc_opts *o,
-		  pid_t parent, int nullfd, int logfd, int out_w, int err_w,
-		  int report)
-{
-	unsigned int f = o->flags;
-	int from[16], fd, hi;
-	const char *const *e;
-	sigset_t set;
-	size_t i;
+/* What the child becomes once it is set up: a program (argv) or, for
+ * sp_proc_fork, a function of ours. */
+struct child_job {
+	const char *const *argv;
+	int (*fn)(void *arg);
+	void *arg;
+};
 
-	/* out of the way of the fds we place */
-	hi = fcntl(report, F_DUPFD_CLOEXEC, FD_HIGH);
-	if (hi >= 0)
-		report = hi;
+/* The child's process group or session, its death signal and its
+ * signal dispositions, as the flags f say. */
+static void child_group_and_signals(unsigned int f, pid_t parent, int report)
+{
+	sigset_t set;
+
 	if (f & SP_PROC_SESSION) {
 		if (setsid() < 0)
 			child_fail(report);
@@ -119,6 +120,22 @@ static void child(const char *const *argv, const struct sp_proc_opts *o,
 		sigaddset(&set, SIGHUP);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 	}
+}
+
+static void child(const struct child_job *job, const struct sp_proc_opts *o,
+		  pid_t parent, int nullfd, int logfd, int out_w, int err_w,
+		  int report)
+{
+	unsigned int f = o->flags;
+	int from[16], fd, hi, first_report = report;
+	const char *const *e;
+	size_t i;
+
+	/* out of the way of the fds we place */
+	hi = fcntl(report, F_DUPFD_CLOEXEC, FD_HIGH);
+	if (hi >= 0)
+		report = hi;
+	child_group_and_signals(f, parent, report);
 	/* copies first, so no dup2 below lands on another's source */
 	for (i = 0; i < o->n_fds; i++) {
 		from[i] = fcntl(o->fds[i].from, F_DUPFD_CLOEXEC, FD_HIGH);
@@ -148,12 +165,24 @@ static void child(const char *const *argv, const struct sp_proc_opts *o,
 	for (e = o->env; e && *e; e++)
 		if (putenv((char *)*e))
 			child_fail(report);
-	execvp(argv[0], (char *const *)argv);
+	if (job->fn) {
+		/* set up: the EOF on report is the spawn's success, so both
+		 * its copies go (no exec closes them here); the first only
+		 * if no placed fd has taken its number since */
+		close(report);
+		if (first_report != report && first_report > STDERR_FILENO &&
+		    !is_placed(o, first_report))
+			close(first_report);
+		fd = job->fn(job->arg);
+		fflush(NULL);
+		_exit(fd < 0 || fd > 255 ? 127 : fd);
+	}
+	execvp(job->argv[0], (char *const *)job->argv);
 	child_fail(report);
 }
 
-int sp_proc_spawn(struct sp_proc *p, const char *const *argv,
-		  const struct sp_proc_opts *o)
+static int start_child(struct sp_proc *p, const struct child_job *job,
+		       const struct sp_proc_opts *o)
 {
 	static const struct sp_proc_opts none;
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, rp[2] = { -1, -1 };
@@ -165,7 +194,7 @@ int sp_proc_spawn(struct sp_proc *p, const char *const *argv,
 		o = &none;
 	if (p->pid > 0)
 		return -EBUSY;
-	if (!argv || !argv[0] || o->n_fds > 16)
+	if (o->n_fds > 16)
 		return -EINVAL;
 	close_fd(&p->out_fd);
 	close_fd(&p->err_fd);
@@ -192,7 +221,7 @@ int sp_proc_spawn(struct sp_proc *p, const char *const *argv,
 		if (pid < 0)
 			ret = -errno;
 		else if (!pid)
-			child(argv, o, parent, nullfd, logfd, po[1], pe[1], rp[1]);
+			child(job, o, parent, nullfd, logfd, po[1], pe[1], rp[1]);
 	}
 	close_fd(&nullfd);
 	close_fd(&logfd);
@@ -220,6 +249,28 @@ int sp_proc_spawn(struct sp_proc *p, const char *const *argv,
 	p->out_fd = po[0];
 	p->err_fd = pe[0];
 	return 0;
+}
+
+int sp_proc_spawn(struct sp_proc *p, const char *const *argv,
+		  const struct sp_proc_opts *o)
+{
+	const struct child_job job = { .argv = argv };
+
+	if (!argv || !argv[0])
+		return -EINVAL;
+	return start_child(p, &job, o);
+}
+
+int sp_proc_fork(struct sp_proc *p, int (*fn)(void *arg), void *arg,
+		 const struct sp_proc_opts *o)
+{
+	const struct child_job job = { .fn = fn, .arg = arg };
+
+	if (!fn)
+		return -EINVAL;
+	/* what we buffered is ours, not printed twice by the child */
+	fflush(NULL);
+	return start_child(p, &job, o);
 }
 
 /* 0 while the stream is open, 1 at its end, or -errno. */
@@ -466,4 +517,16 @@ char *sp_proc_take(struct sp_proc_buf *b)
 	memset(b, 0, sizeof(*b));
 	b->max = max;
 	return s;
+}
+
+void sp_catch_stop_signals(void (*on_stop)(int sig))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }

@@ -83,6 +83,14 @@ void sp_proc_init(struct sp_proc *p);
 int sp_proc_spawn(struct sp_proc *p, const char *const *argv,
 		  const struct sp_proc_opts *o);
 
+/* The same set-up, but the child runs fn(arg) instead of a program and
+ * exits with what it returns (0..255; anything else 127): work of ours
+ * that must be a process of its own (its own process group, log file,
+ * death signal), without our binary calling itself through an argv.
+ * Only for a single-threaded caller; stdio is flushed before the fork. */
+int sp_proc_fork(struct sp_proc *p, int (*fn)(void *arg), void *arg,
+		 const struct sp_proc_opts *o);
+
 /* Reads the captured streams for up to ms milliseconds (-1: no limit).
  * 1 once both streams are closed, 0 when the time is up, -EINTR when a
  * signal arrived (the caller decides whether that matters), -errno. */
@@ -115,5 +123,10 @@ void sp_proc_release(struct sp_proc *p);
 /* Hands the captured text over: the caller frees it; never NULL unless
  * out of memory. p's buffer is empty after. */
 char *sp_proc_take(struct sp_proc_buf *b);
+
+/* SIGINT, SIGTERM and SIGHUP to on_stop, without SA_RESTART: a command
+ * waiting on a child, a poll or a sleep wakes to stop and tear down what
+ * it set up. */
+void sp_catch_stop_signals(void (*on_stop)(int sig));
 
 #endif

@@ -6,6 +6,7 @@
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "common/outdir.h"
+#include "common/proc.h"
 #include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
 #include "lab/lab_sandbox.h"
@@ -263,4 +264,34 @@ int sp_lab_guest(const struct sp_lab_engines *e, enum sp_lab_mode mode,
 	if (g.xchg[0] && strstr(g.xchg, "/run/") && !strstr(g.xchg, "XXXXXX"))
 		sp_lab_remove_tree(g.xchg);
 	return code;
+}
+
+/* What the forked child of sp_lab_guest_spawn runs. */
+struct guest_job {
+	const struct sp_lab_engines *e;
+	const struct sp_lab_guest_opts *o;
+	char **cmd;
+};
+
+static int guest_job_run(void *arg)
+{
+	const struct guest_job *j = arg;
+
+	return sp_lab_guest(j->e, SP_LAB_RUN, j->o, j->cmd);
+}
+
+int sp_lab_guest_spawn(const struct sp_lab_engines *e,
+		       const struct sp_lab_guest_opts *o, char **cmd,
+		       const char *log, struct sp_proc *proc)
+{
+	/* the child's copy of j is its own: ours may go when we return */
+	struct guest_job j = { e, o, cmd };
+	struct sp_proc_opts po = {
+		.flags = SP_PROC_STDIN_NULL | SP_PROC_PDEATHSIG | SP_PROC_PGROUP |
+			 SP_PROC_DEFAULT_SIGNALS,
+		.logfile = log,
+	};
+
+	sp_proc_init(proc);
+	return sp_proc_fork(proc, guest_job_run, &j, &po);
 }

@@ -29,6 +29,15 @@ struct sp_lab_guest_opts {
 int sp_lab_guest(const struct sp_lab_engines *e, enum sp_lab_mode mode,
 		 const struct sp_lab_guest_opts *o, char **cmd);
 
+/* lab run of cmd as a process of its own (its own process group, its
+ * stdout and stderr into log, stopped when we die): guests side by side
+ * (run --jobs, reproduce --jobs). proc's exit status is lab run's exit
+ * code. 0 or -errno. */
+struct sp_proc;
+int sp_lab_guest_spawn(const struct sp_lab_engines *e,
+		       const struct sp_lab_guest_opts *o, char **cmd,
+		       const char *log, struct sp_proc *proc);
+
 /* The job.sh and config the guest's init reads from xchg: run cmd in
  * cwd (keep: the host folder the guest writes to, or NULL). 0 or
  * -errno. */
@@ -75,11 +84,9 @@ struct sp_lab_guest_facts {
 	char kernel[128];	/* "" when unknown */
 	double cpu_busy;	/* % over 1 s; < 0 unknown */
 	char load[32];		/* the 1-minute load average, or "" */
-	int topology_known;	/* `slowpath status` ran */
-	int topology_up;	/* and said one is up: */
-	char topology[256];	/* its first line */
 };
-/* lab guest-info, in the guest: what lab status shows of it. */
+/* lab guest-info, in the guest: what lab status shows of it (the
+ * topology that is up is the bring-up's to say, not the lab's). */
 void sp_lab_guest_facts(struct sp_lab_guest_facts *f);
 
 /* 0, or -EPERM after one line naming who and why: the run folder fails

@@ -540,12 +540,7 @@ static int guest_cpu_busy(double *pct)
 void sp_lab_guest_facts(struct sp_lab_guest_facts *f)
 {
 	struct utsname u;
-	struct sp_proc p;
-	struct sp_proc_opts o = { .flags = SP_PROC_STDIN_NULL |
-				  SP_PROC_CAPTURE_OUT | SP_PROC_CAPTURE_ERR,
-				  .timeout_ms = 60000 };
-	char exe[PATH_MAX], line[256];
-	const char *argv[] = { exe, "status", NULL };
+	char line[256];
 
 	memset(f, 0, sizeof(*f));
 	f->cpu_busy = -1;
@@ -555,14 +550,4 @@ void sp_lab_guest_facts(struct sp_lab_guest_facts *f)
 		f->cpu_busy = -1;
 	if (!sp_file_read_prefix("/proc/loadavg", line, sizeof(line)))
 		snprintf(f->load, sizeof(f->load), "%.*s", (int)strcspn(line, " \n"), line);
-	self_exe(exe, sizeof(exe));
-	sp_proc_init(&p);
-	if (!sp_proc_run(&p, argv, &o)) {
-		f->topology_known = 1;
-		f->topology_up = p.status == 0 && p.out.p;
-		if (f->topology_up)
-			snprintf(f->topology, sizeof(f->topology), "%.*s",
-				 (int)strcspn(p.out.p, "\n"), p.out.p);
-	}
-	sp_proc_release(&p);
 }

@@ -1,10 +1,12 @@
-/* run --kernels and run --jobs: the same run in several lab boots. Each
+/* run --kernels, run --jobs and reproduce --jobs: the same run in
+ * several lab boots. Each
  * boots lab guests that bring the topology up, run their cases into a
  * folder of the result directory and take it down; the cases are then
  * merged into one OUT/cases and reported as one run. */
 #ifndef SP_BOOTS_H
 #define SP_BOOTS_H
 
+#include "harness/repro/repro_plan.h"
 #include "harness/run/run_matrix.h"
 
 #include <stddef.h>
@@ -20,6 +22,24 @@ int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv);
  * N exact-time lab guests side by side, merged into one result
  * directory. Arguments as above. An exit code. */
 int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv);
+
+/* What each guest of reproduce --jobs is given of the command line:
+ * --runtime, --max-runtime, --warmup, --full, and --scale, --unit,
+ * --data when not NULL. */
+struct sp_boots_repro {
+	int64_t runtime_s, max_runtime_s, warmup_s;
+	int full;
+	const char *scale, *unit, *data;
+};
+
+/* slowpath reproduce --jobs N from a host without the kernel stack
+ * (boots_repro.c): the plan's (topology, rw) groups dealt to N
+ * exact-time guests side by side, each reproducing its groups into
+ * OUT/jobs/I; their runs gathered under OUT/runs for the one report.
+ * 0, -EIO when a guest failed, or -errno (said). */
+int sp_boots_repro_jobs(const char *experiment, const struct sp_boots_repro *r,
+			const struct sp_repro_plan *plan, const char *out,
+			int64_t n_jobs);
 
 /* One guest's command line after `lab run ... --`: our binary brings
  * cli->topology up (at cli->unit), runs the user's run options without

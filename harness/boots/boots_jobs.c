@@ -12,7 +12,9 @@
 #include "common/machine.h"
 #include "common/proc.h"
 #include "common/strbuf.h"
+#include "common/units.h"
 #include "lab/lab_engine.h"
+#include "lab/lab_life.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -79,34 +81,25 @@ static int deal(const struct axis *a, struct job *jobs, size_t n)
 	return 0;
 }
 
+/* One guest: lab run of the guest's command line on uml, a process of
+ * its own (the lab room's spawn), its output into j->log. */
 static int spawn_job(const struct sp_run_cli *cli, const struct axis *a,
 		     const char *exe, int argc, char **argv, struct job *j)
 {
 	const char *extra[] = { a->opt, j->list, NULL };
-	struct sp_proc_opts o = { .flags = SP_PROC_STDIN_NULL | SP_PROC_PDEATHSIG |
-					  SP_PROC_PGROUP, .logfile = j->log };
-	char **guest, **v;
-	int n = 0, ng, ret;
+	struct sp_lab_guest_opts o = {
+		.ask = { .engine = "uml" }, .timeout = -1, .keep = j->dir,
+	};
+	char **guest;
+	int ng, ret;
 
+	if (sp_parse_size_bytes(SP_LAB_MEM_DEFAULT, &o.mem))
+		return -EINVAL;
 	guest = sp_run_boot_guest_argv(cli, exe, argc, argv, a->opt, extra,
 				       j->run, &ng);
-	v = guest ? calloc((size_t)ng + 12, sizeof(*v)) : NULL;
-	if (!v) {
-		free(guest);
+	if (!guest)
 		return -ENOMEM;
-	}
-	v[n++] = (char *)exe;
-	v[n++] = "lab";
-	v[n++] = "run";
-	v[n++] = "--engine";
-	v[n++] = "uml";
-	v[n++] = "--keep";
-	v[n++] = j->dir;
-	v[n++] = "--";
-	memcpy(v + n, guest, ((size_t)ng + 1) * sizeof(*v));
-	sp_proc_init(&j->proc);
-	ret = sp_proc_spawn(&j->proc, (const char *const *)v, &o);
-	free(v);
+	ret = sp_lab_guest_spawn(&sp_lab_engines, &o, guest, j->log, &j->proc);
 	free(guest);
 	return ret;
 }

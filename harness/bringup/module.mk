@@ -1,5 +1,6 @@
 # up/down/status/selector/delay: journal, plan, effects behind sp_sys_ops
-LIB_SRCS += harness/bringup/state.c harness/bringup/state_file.c \
+LIB_SRCS += harness/bringup/state_parse.c harness/bringup/state_file.c \
+	    harness/bringup/state_lookup.c \
 	    harness/bringup/state_fmt.c harness/bringup/bringup_plan.c \
 	    harness/bringup/bringup_sys.c harness/bringup/bringup_up.c \
 	    harness/bringup/bringup_down.c harness/bringup/bringup_status.c \
@@ -8,7 +9,8 @@ LIB_SRCS += harness/bringup/state.c harness/bringup/state_file.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
 	    harness/bringup/state_compact.c harness/bringup/lock.c \
 	    harness/bringup/state_failover.c harness/bringup/bringup_failover.c \
-	    harness/bringup/bringup_hst.c harness/bringup/calib.c
+	    harness/bringup/bringup_hst.c harness/bringup/calib.c \
+	    harness/bringup/bringup_do.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup.c \
 	      tests/unit/harness/bringup/test_bringup_live.c \

@@ -194,6 +194,9 @@ int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len);
 int sp_state_compact(const char *dir, size_t limit, char *err,
 		     size_t errlen);
 
+/* The path numbered tok (digits only), or NULL. */
+struct sp_state_path *sp_state_path_by_number(struct sp_state *st,
+					      const char *tok);
 struct sp_state_path *sp_state_find_path(struct sp_state *st,
 					 const char *index_or_label);
 

@@ -1,6 +1,6 @@
 /* The journal's failover records: the topology's initiator keys, the
  * dm_multipath timeout `up` changed, and the fault in force on a path
- * (harness/fault). Kept apart from state.c, which replays the rest. */
+ * (harness/fault). Kept apart from state_parse.c, which replays the rest. */
 #include "harness/bringup/state.h"
 
 #include "common/strbuf.h"

@@ -1,5 +1,5 @@
-/* The /run/slowpath journal's lines as they are written, and what the
- * calibration lines say. See state.h; state.c reads them back. */
+/* The /run/slowpath journal's lines as they are written. See state.h;
+ * state_parse.c reads them back. */
 #include "harness/bringup/state.h"
 #include "common/strbuf.h"
 
@@ -106,29 +106,4 @@ int sp_state_fmt_calib(const struct sp_state_path *p, char *buf, size_t len)
 {
 	return sp_snprintf(buf, len, "calib %u %" PRId64 " %" PRId64 "\n",
 			   p->index, p->calib_target_ns, p->calib_measured_ns);
-}
-
-double sp_state_calib_residual(const struct sp_state_path *p)
-{
-	if (!p->has_calib || p->calib_target_ns <= 0)
-		return 0;
-	return (double)p->calib_measured_ns / (double)p->calib_target_ns - 1;
-}
-
-int sp_state_calib_worst(const struct sp_state *st, double bound)
-{
-	double r, worst = bound;
-	size_t i;
-	int at = -1;
-
-	for (i = 0; i < st->npaths; i++) {
-		if (!st->paths[i].has_calib)
-			continue;
-		r = fabs(sp_state_calib_residual(&st->paths[i]));
-		if (r > worst) {
-			worst = r;
-			at = (int)i;
-		}
-	}
-	return at;
 }

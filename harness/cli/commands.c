@@ -1,22 +1,8 @@
 #include "harness/cli/commands.h"
 
-#include <signal.h>
 #include <stddef.h>
-#include <string.h>
 
 int sp_cli_args_only;
-
-void sp_catch_stop_signals(void (*on_stop)(int sig))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 const struct sp_command sp_commands[] = {
 	{ "probe", cmd_probe, "measure an iSCSI LUN from userspace (libiscsi)" },

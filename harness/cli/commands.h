@@ -24,7 +24,6 @@ int cmd_up(int argc, char **argv);
 int cmd_down(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_selector(int argc, char **argv);
-int cmd_selector_build(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
 
@@ -37,10 +36,5 @@ extern int sp_cli_args_only;
 
 /* 1 when `slowpath doctor --native` would say yes. */
 int sp_cli_native_ok(void);
-
-/* SIGINT, SIGTERM and SIGHUP to on_stop, without SA_RESTART: a command
- * waiting on a child, a poll or a sleep wakes to stop and tear down what
- * it set up. */
-void sp_catch_stop_signals(void (*on_stop)(int sig));
 
 #endif

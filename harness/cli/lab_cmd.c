@@ -4,6 +4,7 @@
 #include "common/exitcodes.h"
 #include "common/log.h"
 #include "common/opttab.h"
+#include "harness/bringup/bringup_do.h"
 #include "harness/cli/commands.h"
 #include "lab/lab_life.h"
 
@@ -140,6 +141,7 @@ static int print_status(int quiet)
 static int print_guest_info(void)
 {
 	struct sp_lab_guest_facts f;
+	char topology[256];
 
 	sp_lab_guest_facts(&f);
 	if (f.kernel[0])
@@ -148,8 +150,8 @@ static int print_guest_info(void)
 		printf("lab: guest CPU use %.0f%% (over 1 s)\n", f.cpu_busy);
 	if (f.load[0])
 		printf("lab: guest load %s\n", f.load);
-	if (f.topology_known)
-		printf("lab: topology: %s\n", f.topology_up ? f.topology : "none up");
+	printf("lab: topology: %s\n", sp_do_status_line(topology, sizeof(topology)) ?
+	       "none up" : topology);
 	return SP_EXIT_OK;
 }
 

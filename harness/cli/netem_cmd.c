@@ -58,13 +58,38 @@ static int exit_for(int ret)
 	}
 }
 
+/* The words after DEV into opts (8 at most, --netns with its value)
+ * and words (64 at most): options may sit anywhere among the words, and
+ * no word starts "--". -1 when there are too many. */
+static int split_words(int argc, char **argv, char **opts, int *nopts,
+		       char **words, int *nwords)
+{
+	int i;
+
+	*nopts = *nwords = 0;
+	for (i = 3; i < argc; i++) {
+		if (!strncmp(argv[i], "--", 2)) {
+			if (*nopts + 2 > 8)
+				return -1;
+			opts[(*nopts)++] = argv[i];
+			if (!strcmp(argv[i], "--netns") && i + 1 < argc)
+				opts[(*nopts)++] = argv[++i];
+		} else {
+			if (*nwords == 64)
+				return -1;
+			words[(*nwords)++] = argv[i];
+		}
+	}
+	return 0;
+}
+
 int cmd_netem(int argc, char **argv)
 {
 	struct netem_cli o = { 0 };
 	struct sp_netem_request rq = { 0 };
 	char *opts[8], *words[64], err[SP_NETEM_ERRLEN], text[512];
 	const char *verb, *dev;
-	int nopts = 0, nwords = 0, next, i, ret;
+	int nopts, nwords, next, ret;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
@@ -81,19 +106,9 @@ int cmd_netem(int argc, char **argv)
 		return SP_EXIT_USAGE;
 	}
 	dev = argv[2];
-	/* options may sit anywhere among the words: no word starts "--" */
-	for (i = 3; i < argc; i++) {
-		if (!strncmp(argv[i], "--", 2)) {
-			if (nopts + 2 > (int)(sizeof(opts) / sizeof(opts[0])))
-				goto too_many;
-			opts[nopts++] = argv[i];
-			if (!strcmp(argv[i], "--netns") && i + 1 < argc)
-				opts[nopts++] = argv[++i];
-		} else {
-			if (nwords == (int)(sizeof(words) / sizeof(words[0])))
-				goto too_many;
-			words[nwords++] = argv[i];
-		}
+	if (split_words(argc, argv, opts, &nopts, words, &nwords)) {
+		sp_err("netem %s: too many arguments", verb);
+		return SP_EXIT_USAGE;
 	}
 	ret = sp_opt_parse_argv(netem_cli_opts, &o, nopts, opts, 0, &next,
 				err, sizeof(err));
@@ -115,7 +130,4 @@ int cmd_netem(int argc, char **argv)
 	if (text[0])
 		printf("%s\n", text);
 	return SP_EXIT_OK;
-too_many:
-	sp_err("netem %s: too many arguments", verb);
-	return SP_EXIT_USAGE;
 }

@@ -1,10 +1,11 @@
-/* What repro_cmd.c (`slowpath reproduce`), repro_jobs.c (its --jobs)
- * and repro_real.c (its real effects) share inside cli/. */
+/* What repro_cmd.c (`slowpath reproduce`) and repro_real.c (its real
+ * effects) share inside cli/. */
 #ifndef SP_REPRO_CLI_H
 #define SP_REPRO_CLI_H
 
 #include <stdint.h>
 
+#include "harness/bringup/bringup_do.h"
 #include "harness/repro/repro_ops.h"
 #include "harness/repro/repro_plan.h"
 
@@ -18,10 +19,8 @@ struct repro_cli {
  * commands do them, and what reproduce says on stdout (repro_real.c). */
 extern const struct sp_repro_ops sp_repro_real_ops;
 
-/* reproduce --jobs N from a host without the kernel stack: the plan in
- * N exact-time guests side by side, their runs gathered under OUT/runs
- * (repro_jobs.c). 0, -EIO when a guest failed, or -errno. */
-int repro_jobs(const char *experiment, const struct repro_cli *cli,
-	       const struct sp_repro_plan *plan, const char *out, int64_t n_jobs);
+/* up's defaults, as `slowpath up TOPOLOGY` with no option has them
+ * (its option table, bringup_cmd.c). */
+void sp_cli_up_defaults(struct sp_up_args *a);
 
 #endif

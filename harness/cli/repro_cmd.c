@@ -9,10 +9,11 @@
 #include "common/outdir.h"
 #include "common/opttab.h"
 #include "common/units.h"
+#include "harness/boots/boots.h"
 #include "harness/cli/repro_cli.h"
-#include "harness/repro/cover.h"
 #include "harness/repro/reference.h"
 #include "harness/repro/repro_plan.h"
+#include "harness/repro/repro_do.h"
 #include "harness/repro/repro_run.h"
 
 #include <errno.h>
@@ -81,51 +82,6 @@ static void usage(FILE *out)
 		"[options]\n%s", help);
 }
 
-/* What --report-only cannot learn from the case files: the unit and
- * how long the runs took. */
-static void here(char *mode, size_t mode_len, char *host, size_t host_len)
-{
-	char name[128] = "?";
-
-	gethostname(name, sizeof(name) - 1);
-	snprintf(mode, mode_len, "%s", !sp_machine_in_lab() ? "native" :
-		 sp_machine_exact_time() ?
-		 "lab (uml, time exact: the testbed's own CPU costs nothing)" :
-		 !strcmp(sp_machine_engine(), "uml") ? "lab (uml, time real)" :
-		 "lab (qemu TCG, Debian's kernel)");
-	snprintf(host, host_len, "%s, %ld cores", name,
-		 sysconf(_SC_NPROCESSORS_ONLN));
-}
-
-/* --scale: *scaled 0 for none (the unit calibrated from the setup's
- * base as before), else auto or a fixed k (*k, 0 for auto). Without
- * it the lab takes auto, a native host none. */
-static int parse_scale(const char *text, int *scaled, uint64_t *k)
-{
-	int64_t v;
-
-	*k = 0;
-	*scaled = 1;
-	if (!text) {
-		/* exact time: k = 1, the published base injected and its
-		 * residual checked once; the qemu lab: auto */
-		*scaled = sp_machine_in_lab();
-		if (sp_machine_exact_time())
-			*k = 1;
-		return 0;
-	}
-	if (!strcmp(text, "auto"))
-		return 0;
-	if (!strcmp(text, "none")) {
-		*scaled = 0;
-		return 0;
-	}
-	if (sp_parse_int64(text, 1, 1 << 20, &v) || (v & (v - 1)))
-		return -EINVAL;
-	*k = (uint64_t)v;
-	return 0;
-}
-
 static void repro_opts(const struct repro_cli *cli, int cover,
 		       struct sp_repro_opts *o)
 {
@@ -190,102 +146,12 @@ static int check_args(const struct repro_cli *cli, struct sp_repro_plan *plan,
 		sp_err("reproduce: bad --unit '%s': want a time such as 500us", cli->unit);
 		return SP_EXIT_USAGE;
 	}
-	if (parse_scale(cli->scale, scaled, fixed_k)) {
+	if (sp_repro_parse_scale(cli->scale, scaled, fixed_k)) {
 		sp_err("reproduce: bad --scale '%s': auto, none or a power of two",
 		       cli->scale);
 		return SP_EXIT_USAGE;
 	}
 	return -1;
-}
-
-/* The published table (ref) and the 2020 fit (fit_ref; ref itself but
- * for the cover letter). 0 or an exit code. */
-static int load_refs(const struct repro_cli *cli, int cover,
-		     struct sp_reference *ref, struct sp_reference *fit_ref)
-{
-	static struct sp_ref_topologies topos;
-	char err[SP_OUTDIR_ERRLEN];
-	int ret;
-
-	/* the same files `up` brings the topologies up from */
-	ret = sp_ref_topologies_load(NULL, &topos, err, sizeof(err));
-	if (ret) {
-		sp_err("reproduce: %s", err);
-		return sp_exit_from_errno(ret);
-	}
-	/* the 2020 tables give the fit (base and unit) either way */
-	ret = sp_ref_load(!cover && cli->data ? cli->data : SP_REF_DEFAULT_DATA,
-			  &topos, fit_ref);
-	if (!ret && cover)
-		ret = sp_cover_load(cli->data ? cli->data : SP_COVER_DEFAULT_DATA,
-				    &topos, ref);
-	else if (!ret)
-		*ref = *fit_ref;
-	if (ret) {
-		sp_ref_free(fit_ref);
-		return sp_exit_from_errno(ret);
-	}
-	return 0;
-}
-
-/* --out, or build/reproduce/<UTC time>: new or empty unless
- * --report-only. 0 or an exit code. */
-static int pick_out(const struct repro_cli *cli, char *out, size_t len)
-{
-	char err[SP_OUTDIR_ERRLEN];
-	int ret;
-
-	if (cli->out) {
-		snprintf(out, len, "%s", cli->out);
-	} else {
-		time_t now = time(NULL);
-		char stamp[32];
-
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-		snprintf(out, len, "build/reproduce/%s", stamp);
-	}
-	/* root writes reports, plots and fio jobs in here; a run only into
-	 * a new or empty folder, so no earlier reproduction's record is
-	 * written over (--report-only writes its report again, as it says) */
-	ret = sp_outdir_check(out, cli->report_only ? 0 :
-			      SP_OUTDIR_CREATE | SP_OUTDIR_EMPTY, err, sizeof(err));
-	if (ret) {
-		sp_err("reproduce: --out %s%s", err, ret == -EEXIST ?
-		       "; --report-only writes the report of "
-		       "one again" : "");
-		return SP_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* What the report states of the unit of a scaled reproduction. */
-static void scaled_unit_text(uint64_t fixed_k, int exact_time, char *buf,
-			     size_t len)
-{
-	snprintf(buf, len, "the 2020 fit's, scaled (k: auto)");
-	if (fixed_k)
-		snprintf(buf, len, "the 2020 fit's, scaled (k = %llu)",
-			 (unsigned long long)fixed_k);
-	if (fixed_k == 1 && exact_time)
-		snprintf(buf, len, "the 2020 fit's, k = 1 on exact time");
-}
-
-/* The record and the report after the runs (ran: theirs, 0 or -errno).
- * An exit code. */
-static int finish(const struct sp_repro_opts *o, const struct sp_repro_plan *plan,
-		  const struct sp_reference *ref, const char *out,
-		  const char *unit_text, int64_t started, const char *mode,
-		  const char *host, int ran)
-{
-	char said[512];
-	int ret;
-
-	ret = sp_repro_finish(o, plan, ref, out, unit_text,
-			      (sp_now_ns() - started) / SP_NSEC_PER_SEC, mode,
-			      host, said, sizeof(said));
-	if (said[0])
-		printf("%s\n", said);
-	return ret || ran ? SP_EXIT_RUNTIME : SP_EXIT_OK;
 }
 
 /* reproduce --jobs N: the guests' runs, then the record and the report. */
@@ -295,62 +161,23 @@ static int measure_in_guests(const char *experiment, const struct repro_cli *cli
 			     const struct sp_reference *ref, const char *out)
 {
 	char mode[160], host[160];
+	const struct sp_boots_repro r = {
+		.runtime_s = cli->runtime_s, .max_runtime_s = cli->max_runtime_s,
+		.warmup_s = cli->warmup_s, .full = cli->full,
+		.scale = cli->scale, .unit = cli->unit, .data = cli->data,
+	};
 	int64_t started = sp_now_ns();
 	int ret;
 
-	ret = repro_jobs(experiment, cli, plan, out, cli->jobs);
+	ret = sp_boots_repro_jobs(experiment, &r, plan, out, cli->jobs);
 	/* the guests measured: what they ran on, not this host */
-	here(mode, sizeof(mode), host, sizeof(host));
+	sp_repro_here(mode, sizeof(mode), host, sizeof(host));
 	snprintf(mode, sizeof(mode), "lab (uml, time exact: the testbed's own "
 		 "CPU costs nothing), %lld guests side by side",
 		 (long long)cli->jobs);
-	return finish(o, plan, ref, out, "the 2020 fit's, k = 1 on exact time",
-		      started, mode, host, ret);
-}
-
-/* --report-only: an exit code. */
-static int report_again(const struct repro_cli *cli, const struct sp_repro_opts *o,
-			const struct sp_repro_plan *plan,
-			const struct sp_reference *ref, const char *out)
-{
-	char said[512];
-	int ret = sp_repro_report_again(o, plan, ref, out, cli->unit, said,
-					sizeof(said));
-
-	if (said[0])
-		printf("%s\n", said);
-	if (ret == -EINVAL)
-		return SP_EXIT_USAGE;
-	return ret ? SP_EXIT_RUNTIME : SP_EXIT_OK;
-}
-
-/* The runs, scaled or not, then the record and the report. An exit code. */
-static int measure(const struct sp_repro_opts *o,
-		   const struct sp_repro_plan *plan, const struct sp_reference *ref,
-		   const struct sp_reference *fit_ref, int64_t unit_ns,
-		   int scaled, uint64_t fixed_k, const char *out)
-{
-	const struct sp_repro_ops *ops = &sp_repro_real_ops;
-	char unit_text[SP_REPRO_UNIT_TEXT], mode[160], host[160];
-	int64_t started = sp_now_ns();
-	int ret;
-
-	if (scaled) {
-		scaled_unit_text(fixed_k, o->exact_time, unit_text, sizeof(unit_text));
-		printf("reproduce: %zu points x {ST, HST}, scaled, output in "
-		       "%s\n", sp_repro_plan_points(plan), out);
-		ret = sp_repro_scaled(ops, o, plan, ref, fit_ref, fixed_k, out);
-	} else {
-		ret = unit_ns ? 0 : sp_repro_unit(ops, fit_ref, out, &unit_ns);
-		if (ret) {
-			sp_err("reproduce: calibration failed");
-			return SP_EXIT_RUNTIME;
-		}
-		ret = sp_repro_unscaled(ops, o, plan, unit_ns, out, unit_text,
-					sizeof(unit_text));
-	}
-	here(mode, sizeof(mode), host, sizeof(host));
-	return finish(o, plan, ref, out, unit_text, started, mode, host, ret);
+	return sp_repro_do_finish(o, plan, ref, out,
+				  "the 2020 fit's, k = 1 on exact time", started,
+				  mode, host, ret);
 }
 
 int cmd_reproduce(int argc, char **argv)
@@ -369,21 +196,21 @@ int cmd_reproduce(int argc, char **argv)
 		ret = check_args(&cli, &plan, &unit_ns, &scaled, &fixed_k);
 	if (ret >= 0)
 		return ret;
-	ret = load_refs(&cli, cover, &ref, &fit_ref);
+	ret = sp_repro_load_refs(cli.data, cover, &ref, &fit_ref);
 	if (ret)
 		return ret;
 	repro_opts(&cli, cover, &o);
-	ret = pick_out(&cli, out, sizeof(out));
+	ret = sp_repro_pick_out(cli.out, cli.report_only, out, sizeof(out));
 	if (!ret && cli.report_only) {
-		ret = report_again(&cli, &o, &plan, &ref, out);
+		ret = sp_repro_do_report_again(cli.unit, &o, &plan, &ref, out);
 	} else if (!ret && geteuid() != 0) {
 		sp_err("reproduce: needs root (it brings topologies up)");
 		ret = SP_EXIT_ENV;
 	} else if (!ret && cli.jobs && !sp_machine_in_lab()) {
 		ret = measure_in_guests(argv[1], &cli, &o, &plan, &ref, out);
 	} else if (!ret) {
-		ret = measure(&o, &plan, &ref, &fit_ref, unit_ns, scaled, fixed_k,
-			      out);
+		ret = sp_repro_do_measure(&sp_repro_real_ops, &o, &plan, &ref, &fit_ref,
+					  unit_ns, scaled, fixed_k, out);
 	}
 	if (cover)
 		sp_ref_free(&ref);

@@ -1,11 +1,15 @@
-/* reproduce's real effects: the bringup and run rooms reached as
- * `slowpath up`, `delay set`, `run` and `down` reach them once their
- * options are parsed (cmd_effects.h), so a reproduction prints and
- * writes what the user's commands would, without an argv in between. */
+/* reproduce's real effects: the bringup, fault and run rooms reached
+ * as `slowpath up`, `delay set`, `run` and `down` reach them once their
+ * options are parsed (harness/bringup/bringup_do.h,
+ * harness/fault/fault_do.h, harness/run/run_do.h), so a reproduction
+ * prints and writes what the user's commands would, without an argv in
+ * between. */
 #include "common/log.h"
+#include "harness/bringup/bringup_do.h"
 #include "harness/bringup/state.h"
-#include "harness/cli/cmd_effects.h"
 #include "harness/cli/repro_cli.h"
+#include "harness/fault/fault_do.h"
+#include "harness/run/run_do.h"
 #include "harness/run/run_exec.h"
 
 #include <errno.h>
@@ -18,7 +22,7 @@
 
 static int real_up(void *ctx, const struct sp_repro_up *u)
 {
-	struct sp_cli_up cli;
+	struct sp_up_args cli;
 
 	(void)ctx;
 	if (!u->scale || u->scale > REPRO_SCALE_MAX)
@@ -32,14 +36,14 @@ static int real_up(void *ctx, const struct sp_repro_up *u)
 	cli.serial_base_ns = u->serial_base_ns;
 	/* the command's lines after ours, as on a terminal */
 	fflush(stdout);
-	return sp_cli_up_run(u->topology, &cli) ? -EIO : 0;
+	return sp_do_up(u->topology, &cli, 0) ? -EIO : 0;
 }
 
 static int real_delay_set(void *ctx, const char *path, int64_t delay_ns)
 {
 	(void)ctx;
 	fflush(stdout);
-	return sp_cli_delay_run(path, delay_ns, -1) ? -EIO : 0;
+	return sp_do_delay_set(path, delay_ns, -1) ? -EIO : 0;
 }
 
 static int real_run(void *ctx, const struct sp_repro_run *r)
@@ -60,14 +64,14 @@ static int real_run(void *ctx, const struct sp_repro_run *r)
 		cli.runtime_s = r->runtime_s;
 	cli.out = r->out;
 	fflush(stdout);
-	return sp_cli_run_cases(&cli, r->ios > 0 || r->runtime_s > 0) ? -EIO : 0;
+	return sp_do_run(&cli, r->ios > 0 || r->runtime_s > 0, 0) ? -EIO : 0;
 }
 
 static int real_down(void *ctx)
 {
 	(void)ctx;
 	fflush(stdout);
-	return sp_cli_down_run() ? -EIO : 0;
+	return sp_do_down() ? -EIO : 0;
 }
 
 static int real_calib_miss(void *ctx, double bound, char *label, size_t len,

@@ -1,9 +1,13 @@
-/* slowpath selector build FILE.c [--kernel SERIES]: bring your own path
- * selector (lab/selector_build.h, docs/selectors.md). */
+/* slowpath selector set NAME [k=v ...] (harness/bringup/bringup_do.h)
+ * and slowpath selector build FILE.c [--kernel SERIES]: bring your own
+ * path selector (lab/selector_build.h, docs/selectors.md). One
+ * subcommand, two actions, each its options and one call into its room. */
 #include "common/exitcodes.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "common/opttab.h"
 #include "dm/selector.h"
+#include "harness/bringup/bringup_do.h"
 #include "harness/cli/commands.h"
 #include "lab/selector_build.h"
 
@@ -37,7 +41,7 @@ static void on_stop_signal(int sig)
 }
 
 
-static void usage(FILE *out)
+static void build_usage(FILE *out)
 {
 	char help[512];
 
@@ -60,7 +64,8 @@ static void usage(FILE *out)
 		help);
 }
 
-int cmd_selector_build(int argc, char **argv)
+/* selector build: argv[0] is "build". */
+static int build_action(int argc, char **argv)
 {
 	struct build_cli cli = { 0 };
 	struct sp_selector_target t;
@@ -88,11 +93,11 @@ int cmd_selector_build(int argc, char **argv)
 		}
 	}
 	if (cli.help) {
-		usage(stdout);
+		build_usage(stdout);
 		return SP_EXIT_OK;
 	}
 	if (!file) {
-		usage(stderr);
+		build_usage(stderr);
 		return SP_EXIT_USAGE;
 	}
 	ret = sp_selector_target(cli.kernel, &t, err, sizeof(err));
@@ -110,4 +115,86 @@ int cmd_selector_build(int argc, char **argv)
 	}
 	printf("%s %s\n", name, t.release);
 	return SP_EXIT_OK;
+}
+
+struct sel_cli {
+	int64_t base_weight, threshold_multiplier;
+};
+
+static const struct sp_opt sel_table[] = {
+	{ .name = "base_weight", .type = SP_OPT_INT,
+	  .offset = offsetof(struct sel_cli, base_weight), .def = "-1",
+	  .min = -1, .max = 1023,
+	  .help = "HST: history weight, 0..1023 (-1: kernel default)" },
+	{ .name = "threshold_multiplier", .type = SP_OPT_INT,
+	  .offset = offsetof(struct sel_cli, threshold_multiplier),
+	  .def = "-1", .min = -1, .max = 4294967295.0,
+	  .help = "HST: threshold multiplier (-1: kernel default)" },
+	SP_OPT_END,
+};
+
+static int selector_usage(int argc, char **argv)
+{
+	char help[512];
+	int asked = argc >= 2 && !strcmp(argv[1], "--help");
+
+	sp_opt_help_argv(sel_table, help, sizeof(help));
+	fprintf(asked ? stdout : stderr,
+		"usage: slowpath selector set NAME "
+		"[base_weight=N] [threshold_multiplier=N]\n"
+		"       slowpath selector build FILE.c [--kernel SERIES]\n"
+		"set: reloads the map's table with the same paths and\n"
+		"the selector NAME (%s).\n"
+		"build: a path selector module from FILE.c, kept for\n"
+		"this kernel or the lab's SERIES (docs/selectors.md).\n%s",
+		sp_selector_list(), help);
+	return asked ? SP_EXIT_OK : SP_EXIT_USAGE;
+}
+
+/* selector set NAME [k=v ...]: argv[1] is "set". */
+static int set_action(int argc, char **argv)
+{
+	struct sp_dm_selector sel;
+	enum sp_selector kind;
+	struct sel_cli cli;
+	char err[SP_BRINGUP_ERRLEN];	/* a long k=v word is named whole */
+	int i;
+
+	if (sp_selector_parse(argv[2], &kind)) {
+		sp_err("selector: '%s' is none of %s (slowpath selector build "
+		       "adds yours)", argv[2], sp_selector_list());
+		return SP_EXIT_USAGE;
+	}
+	sp_opt_set_defaults(sel_table, &cli);
+	for (i = 3; i < argc; i++) {
+		char kv[256];
+		const char *a = argv[i];
+
+		while (*a == '-')
+			a++;
+		snprintf(kv, sizeof(kv), "%s", a);
+		if (sp_opt_parse_kv(sel_table, &cli, kv, ';', err, sizeof(err))) {
+			sp_err("selector: %s", err);
+			return SP_EXIT_USAGE;
+		}
+	}
+	if (kind != SP_SEL_HST && (cli.base_weight >= 0 ||
+				   cli.threshold_multiplier >= 0)) {
+		sp_err("selector: base_weight and threshold_multiplier are "
+		       "historical-service-time's only");
+		return SP_EXIT_USAGE;
+	}
+	sp_dm_selector_init(&sel, kind);
+	sel.base_weight = cli.base_weight;
+	sel.threshold_multiplier = cli.threshold_multiplier;
+	return sp_do_selector_set(&sel);
+}
+
+int cmd_selector(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "build"))
+		return build_action(argc - 1, argv + 1);
+	if (argc < 3 || strcmp(argv[1], "set"))
+		return selector_usage(argc, argv);
+	return set_action(argc, argv);
 }

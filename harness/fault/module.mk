@@ -1,7 +1,7 @@
 # Faults on one path of a topology that is up (slowpath fault, run
 # --fault): the spec grammar and the effects behind sp_sys_ops.
 LIB_SRCS += harness/fault/fault.c harness/fault/fault_apply.c \
-	    harness/fault/fault_own.c
+	    harness/fault/fault_own.c harness/fault/fault_do.c
 UNIT_TESTS += tests/unit/harness/fault/test_fault.c \
 	      tests/unit/harness/fault/test_fault_apply.c \
 	      tests/unit/harness/fault/test_fault_own.c

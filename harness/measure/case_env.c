@@ -44,11 +44,24 @@ double sp_cpustat_busy(const struct sp_cpustat *a, const struct sp_cpustat *b)
 	return (double)(b->busy - a->busy) / (double)(b->total - a->total);
 }
 
+int sp_resid_worst(const double *resid, const int *has, size_t n, double bound)
+{
+	double worst = bound;
+	int at = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (has[i] && fabs(resid[i]) > worst) {
+			worst = fabs(resid[i]);
+			at = (int)i;
+		}
+	return at;
+}
+
 int sp_case_env_flagged(const struct sp_case_env *e, size_t n_paths,
 			char *why, size_t len)
 {
-	size_t i, worst = SIZE_MAX;
-	int n = 0, saturated, exact = !strcmp(e->time, "exact");
+	int n = 0, saturated, worst, exact = !strcmp(e->time, "exact");
 	/* on exact time a delay is what was injected: 1 %, not 3 % */
 	double resid_max = exact ? SP_ENV_RESID_EXACT_MAX : SP_ENV_RESID_MAX;
 
@@ -62,16 +75,13 @@ int sp_case_env_flagged(const struct sp_case_env *e, size_t n_paths,
 	if (saturated)
 		n = snprintf(why, len, "lab saturated: CPU %.0f%% > %.0f%%",
 			     100 * e->cpu_util, 100 * SP_ENV_UTIL_MAX);
-	for (i = 0; i < n_paths && i < SP_ENV_MAX_PATHS; i++)
-		if (e->has_resid[i] && fabs(e->resid[i]) > resid_max &&
-		    (worst == SIZE_MAX ||
-		     fabs(e->resid[i]) > fabs(e->resid[worst])))
-			worst = i;
-	if (worst != SIZE_MAX && n >= 0 && (size_t)n < len)
-		snprintf(why + n, len - (size_t)n, "%scalibration off: path %zu "
+	worst = sp_resid_worst(e->resid, e->has_resid, n_paths < SP_ENV_MAX_PATHS ?
+			       n_paths : SP_ENV_MAX_PATHS, resid_max);
+	if (worst >= 0 && n >= 0 && (size_t)n < len)
+		snprintf(why + n, len - (size_t)n, "%scalibration off: path %d "
 			 "%+.1f%% (bound +-%.0f%%)", n ? "; " : "", worst + 1,
 			 100 * e->resid[worst], 100 * resid_max);
-	return saturated || worst != SIZE_MAX;
+	return saturated || worst >= 0;
 }
 
 void sp_case_env_machine(const struct sp_case_env *e, char *buf, size_t len)

@@ -68,6 +68,12 @@ int sp_cpustat_parse(const char *proc_stat, struct sp_cpustat *s);
 double sp_cpustat_busy(const struct sp_cpustat *before,
 		       const struct sp_cpustat *after);
 
+/* Of n calibration residuals (measured / target - 1; has[i]: there is
+ * one), the index of the one furthest beyond +-bound, the first of
+ * equals; -1 when every one is within it. The journal's check after
+ * up --calibrate (sp_state_calib_worst) and a case's flag below. */
+int sp_resid_worst(const double *resid, const int *has, size_t n, double bound);
+
 /* 1 when the case should not be read as a finding: why says so
  * ("lab saturated: CPU 83% > 50%", "calibration off: path 4 +5.1%").
  * 0 for a case within bounds or one without a record. */

@@ -23,7 +23,7 @@ void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 /* Stops a fio still running. */
 void sp_run_exec_fini(struct sp_run_exec *x);
 
-/* The real sp_run_ops.cpustat and env_info (run_env.c): /proc/stat;
+/* The real sp_run_ops.cpustat and env_info (run_machine.c): /proc/stat;
  * SLOWPATH_IN_LAB, /sys's HST, uname. */
 int sp_run_real_cpustat(void *ctx, char **text);
 void sp_run_real_env_info(void *ctx, struct sp_case_env *env);

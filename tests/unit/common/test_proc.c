@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,6 +274,67 @@ static void pump_reads_while_the_child_runs(void **state)
 	assert_int_equal(p.out_fd, -1);
 }
 
+static int forked_fn(void *arg)
+{
+	/* written through stdio: sp_proc_fork's child flushes it */
+	printf("forked %s in group %d\n", (const char *)arg,
+	       getpgrp() == getpid());
+	return 7;
+}
+
+static void fork_runs_a_function_as_a_process_of_its_own(void **state)
+{
+	char path[] = "/tmp/sp-proc-fork-XXXXXX", *text = NULL;
+	struct sp_proc_opts o = { .flags = SP_PROC_PGROUP | SP_PROC_STDIN_NULL,
+				  .logfile = path };
+	struct sp_proc p;
+	int fd = mkstemp(path), status = -1;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	sp_proc_init(&p);
+	assert_int_equal(sp_proc_fork(&p, forked_fn, "job", &o), 0);
+	assert_true(p.pid > 0);
+	assert_int_equal(sp_proc_wait(&p, &status), 0);
+	assert_int_equal(status, 7);
+	assert_int_equal(sp_file_read(path, 4096, &text, NULL), 0);
+	assert_string_equal(text, "forked job in group 1\n");
+	free(text);
+	unlink(path);
+	assert_int_equal(sp_proc_fork(&p, NULL, NULL, &o), -EINVAL);
+}
+
+/* The child waits for a word from us: it can only get it if
+ * sp_proc_fork returned while it runs. */
+static int wait_for_go(void *arg)
+{
+	struct pollfd pfd = { .fd = *(int *)arg, .events = POLLIN };
+	char c;
+
+	/* 20 s: only a bound for a broken sp_proc_fork, no timing */
+	if (poll(&pfd, 1, 20000) != 1 || read(pfd.fd, &c, 1) != 1)
+		return 9;
+	return c == 'g' ? 0 : 8;
+}
+
+static void fork_returns_while_the_child_runs(void **state)
+{
+	struct sp_proc_opts o = { .flags = SP_PROC_PGROUP | SP_PROC_STDIN_NULL };
+	struct sp_proc p;
+	int go[2], status = -1;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	sp_proc_init(&p);
+	assert_int_equal(sp_proc_fork(&p, wait_for_go, &go[0], &o), 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(sp_proc_wait(&p, &status), 0);
+	assert_int_equal(status, 0);
+	close(go[0]);
+	close(go[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +349,8 @@ int main(void)
 		cmocka_unit_test(blocked_signals_wait_for_the_child),
 		cmocka_unit_test(kill_group_stops_a_spawned_child),
 		cmocka_unit_test(pump_reads_while_the_child_runs),
+		cmocka_unit_test(fork_runs_a_function_as_a_process_of_its_own),
+		cmocka_unit_test(fork_returns_while_the_child_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

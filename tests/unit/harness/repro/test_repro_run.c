@@ -207,131 +207,136 @@ static void plan_of(const char *cases, struct sp_repro_plan *plan)
 	assert_int_equal(sp_repro_plan_parse(cases, plan, err, sizeof(err)), 0);
 }
 
+/* What every scaled test starts from: skew4 randread at iodepth 1, a
+ * clean mock, a fresh folder for scale.txt (removed after). */
+struct scaled {
+	struct sp_repro_plan plan;
+	struct mock m;
+	struct sp_repro_ops ops;
+	char out[64];
+};
+
+static int scaled_setup(void **state)
+{
+	struct scaled *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	s->ops = mock_ops(&s->m);
+	scratch(s->out, sizeof(s->out));
+	plan_of("skew4/randread/1", &s->plan);
+	*state = s;
+	return 0;
+}
+
+static int scaled_teardown(void **state)
+{
+	struct scaled *s = *state;
+
+	unscratch(s->out);
+	free(s);
+	return 0;
+}
+
+/* sp_repro_scaled of the setup's plan with k, under o. */
+static int scaled_run(struct scaled *s, const struct sp_repro_opts *o, uint64_t k)
+{
+	return sp_repro_scaled(&s->ops, o, &s->plan, &reference, &reference, k,
+			       s->out);
+}
+
 /* A fixed k goes to up as that number, with the 2020 fit's unit and
  * base in whole microseconds, calibrated; the run folder is named by
  * it too. */
 static void k_reaches_up_as_planned(void **state)
 {
-	struct sp_repro_plan plan;
-	struct mock m;
-	struct sp_repro_ops ops = mock_ops(&m);
-	char out[64], want[128];
+	struct scaled *s = *state;
+	char want[128];
 
-	(void)state;
-	scratch(out, sizeof(out));
-	plan_of("skew4/randread/1", &plan);
-	assert_int_equal(sp_repro_scaled(&ops, &opts, &plan, &reference, &reference,
-					 64, out), 0);
-	assert_string_equal(m.log, "up check run down ");
-	assert_string_equal(m.up_topo[0], "skew4");
-	assert_true(m.ups[0].scale == 64);
-	assert_true(m.ups[0].calibrate);
-	assert_true(m.ups[0].unit_ns > 0 && m.ups[0].unit_ns % 1000 == 0);
-	assert_true(m.ups[0].calib_base_ns > 0 && m.ups[0].calib_base_ns % 1000 == 0);
+	assert_int_equal(scaled_run(s, &opts, 64), 0);
+	assert_string_equal(s->m.log, "up check run down ");
+	assert_string_equal(s->m.up_topo[0], "skew4");
+	assert_true(s->m.ups[0].scale == 64);
+	assert_true(s->m.ups[0].calibrate);
+	assert_true(s->m.ups[0].unit_ns > 0 && s->m.ups[0].unit_ns % 1000 == 0);
+	assert_true(s->m.ups[0].calib_base_ns > 0 && s->m.ups[0].calib_base_ns % 1000 == 0);
 	/* skew4's paths are served in turn: the fit's serial base too */
-	assert_true(m.ups[0].serial_base_ns > 0 &&
-		    m.ups[0].serial_base_ns % 1000 == 0 &&
-		    m.ups[0].serial_base_ns <= m.ups[0].calib_base_ns);
-	snprintf(want, sizeof(want), "%s/runs/skew4-randread-k64", out);
-	assert_string_equal(m.run_out[0], want);
-	assert_string_equal(m.run_sel[0], "st,hst");
-	assert_string_equal(m.run_qd[0], "1");
-	assert_true(m.runs[0].timeline);
-	assert_int_equal(m.runs[0].warmup_s, 20);
-	assert_true(m.runs[0].runtime_s >= 10 && m.runs[0].runtime_s <= 600);
-	assert_non_null(strstr(m.said, "reproduce: skew4 k=64 for iodepth 1 (given)"));
-	assert_scale_txt(out, "skew4 k 64 qd 1 ");
-	unscratch(out);
+	assert_true(s->m.ups[0].serial_base_ns > 0 &&
+		    s->m.ups[0].serial_base_ns % 1000 == 0 &&
+		    s->m.ups[0].serial_base_ns <= s->m.ups[0].calib_base_ns);
+	snprintf(want, sizeof(want), "%s/runs/skew4-randread-k64", s->out);
+	assert_string_equal(s->m.run_out[0], want);
+	assert_string_equal(s->m.run_sel[0], "st,hst");
+	assert_string_equal(s->m.run_qd[0], "1");
+	assert_true(s->m.runs[0].timeline);
+	assert_int_equal(s->m.runs[0].warmup_s, 20);
+	assert_true(s->m.runs[0].runtime_s >= 10 && s->m.runs[0].runtime_s <= 600);
+	assert_non_null(strstr(s->m.said, "reproduce: skew4 k=64 for iodepth 1 (given)"));
+	assert_scale_txt(s->out, "skew4 k 64 qd 1 ");
 }
 
 /* A path calibrated off its bound: down and up again, once, however
  * often it misses; then the cases run as they would. */
 static void a_calibration_miss_brings_the_group_up_again_once(void **state)
 {
-	struct sp_repro_plan plan;
-	struct mock m;
-	struct sp_repro_ops ops = mock_ops(&m);
-	char out[64];
+	struct scaled *s = *state;
 
-	(void)state;
-	scratch(out, sizeof(out));
-	plan_of("skew4/randread/1", &plan);
-	m.misses = 5;
-	assert_int_equal(sp_repro_scaled(&ops, &opts, &plan, &reference, &reference,
-					 16, out), 0);
-	assert_string_equal(m.log, "up check down up check run down ");
-	assert_int_equal(m.n_up, 2);
-	assert_true(m.ups[1].scale == 16 && m.ups[1].calibrate);
-	assert_non_null(strstr(m.said, "reproduce: skew4 k 16: path a calibrated "
+	s->m.misses = 5;
+	assert_int_equal(scaled_run(s, &opts, 16), 0);
+	assert_string_equal(s->m.log, "up check down up check run down ");
+	assert_int_equal(s->m.n_up, 2);
+	assert_true(s->m.ups[1].scale == 16 && s->m.ups[1].calibrate);
+	assert_non_null(strstr(s->m.said, "reproduce: skew4 k 16: path a calibrated "
 			       "+9.0 % off its target (bound +-3 %); up again"));
 
 	/* one miss, then within: the same one retry */
-	ops = mock_ops(&m);
-	m.misses = 1;
-	assert_int_equal(sp_repro_scaled(&ops, &opts, &plan, &reference, &reference,
-					 16, out + 0), 0);
-	assert_string_equal(m.log, "up check down up check run down ");
-	unscratch(out);
+	s->ops = mock_ops(&s->m);
+	s->m.misses = 1;
+	assert_int_equal(scaled_run(s, &opts, 16), 0);
+	assert_string_equal(s->m.log, "up check down up check run down ");
 }
 
 /* A case whose shares' standard error came out over 0.5 pp is run
  * again, that selector and iodepth only, longer, into its own folder. */
 static void a_noisy_run_is_rerun_longer(void **state)
 {
-	struct sp_repro_plan plan;
-	struct mock m;
-	struct sp_repro_ops ops = mock_ops(&m);
-	char out[64], want[128];
+	struct scaled *s = *state;
+	char want[128];
 	int64_t longer;
 
-	(void)state;
-	scratch(out, sizeof(out));
-	plan_of("skew4/randread/1", &plan);
-	m.noisy_se = 0.01;
-	assert_int_equal(sp_repro_scaled(&ops, &opts, &plan, &reference, &reference,
-					 16, out), 0);
-	assert_string_equal(m.log, "up check run run down ");
-	snprintf(want, sizeof(want), "%s/runs/skew4-randread-k16-qd1-hst", out);
-	assert_string_equal(m.run_out[1], want);
-	assert_string_equal(m.run_sel[1], "hst");
-	assert_string_equal(m.run_qd[1], "1");
+	s->m.noisy_se = 0.01;
+	assert_int_equal(scaled_run(s, &opts, 16), 0);
+	assert_string_equal(s->m.log, "up check run run down ");
+	snprintf(want, sizeof(want), "%s/runs/skew4-randread-k16-qd1-hst", s->out);
+	assert_string_equal(s->m.run_out[1], want);
+	assert_string_equal(s->m.run_sel[1], "hst");
+	assert_string_equal(s->m.run_qd[1], "1");
 	longer = sp_scale_rerun_runtime(0.01, SP_ENV_SHARE_SE_MAX,
-					m.runs[0].runtime_s, opts.max_runtime_s);
-	assert_true(longer > m.runs[0].runtime_s);
-	assert_int_equal(m.runs[1].runtime_s, longer);
-	unscratch(out);
+					s->m.runs[0].runtime_s, opts.max_runtime_s);
+	assert_true(longer > s->m.runs[0].runtime_s);
+	assert_int_equal(s->m.runs[1].runtime_s, longer);
 }
 
 /* On exact time every case is a count of I/Os, k as given, and the
  * warm-up 5 s; a --full run is neither timed nor counted. */
 static void exact_time_runs_count_ios(void **state)
 {
+	struct scaled *s = *state;
 	struct sp_repro_opts o = opts;
-	struct sp_repro_plan plan;
-	struct mock m;
-	struct sp_repro_ops ops = mock_ops(&m);
-	char out[64];
 
-	(void)state;
-	scratch(out, sizeof(out));
-	plan_of("skew4/randread/1", &plan);
 	o.exact_time = 1;
-	assert_int_equal(sp_repro_scaled(&ops, &o, &plan, &reference, &reference,
-					 1, out), 0);
-	assert_true(m.ups[0].scale == 1);
-	assert_int_equal(m.runs[0].ios, SP_REPRO_EXACT_IOS);
-	assert_int_equal(m.runs[0].runtime_s, 0);
-	assert_int_equal(m.runs[0].warmup_s, 5);
+	assert_int_equal(scaled_run(s, &o, 1), 0);
+	assert_true(s->m.ups[0].scale == 1);
+	assert_int_equal(s->m.runs[0].ios, SP_REPRO_EXACT_IOS);
+	assert_int_equal(s->m.runs[0].runtime_s, 0);
+	assert_int_equal(s->m.runs[0].warmup_s, 5);
 
-	ops = mock_ops(&m);
+	s->ops = mock_ops(&s->m);
 	o.exact_time = 0;
 	o.full = 1;
-	assert_int_equal(sp_repro_scaled(&ops, &o, &plan, &reference, &reference,
-					 1, out), 0);
-	assert_int_equal(m.runs[0].ios, 0);
-	assert_int_equal(m.runs[0].runtime_s, 0);
-	assert_int_equal(m.n_run, 1);	/* --full: nothing run again */
-	unscratch(out);
+	assert_int_equal(scaled_run(s, &o, 1), 0);
+	assert_int_equal(s->m.runs[0].ios, 0);
+	assert_int_equal(s->m.runs[0].runtime_s, 0);
+	assert_int_equal(s->m.n_run, 1);	/* --full: nothing run again */
 }
 
 /* Unscaled with a unit: each topology up with it in whole
@@ -366,10 +371,14 @@ static void unscaled_brings_each_topology_up_with_the_unit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(k_reaches_up_as_planned),
-		cmocka_unit_test(a_calibration_miss_brings_the_group_up_again_once),
-		cmocka_unit_test(a_noisy_run_is_rerun_longer),
-		cmocka_unit_test(exact_time_runs_count_ios),
+		cmocka_unit_test_setup_teardown(k_reaches_up_as_planned, scaled_setup,
+						scaled_teardown),
+		cmocka_unit_test_setup_teardown(a_calibration_miss_brings_the_group_up_again_once, scaled_setup,
+						scaled_teardown),
+		cmocka_unit_test_setup_teardown(a_noisy_run_is_rerun_longer, scaled_setup,
+						scaled_teardown),
+		cmocka_unit_test_setup_teardown(exact_time_runs_count_ios, scaled_setup,
+						scaled_teardown),
 		cmocka_unit_test(unscaled_brings_each_topology_up_with_the_unit),
 	};
 

@@ -1,15 +1,20 @@
 /* reproduce --jobs N on a host without the kernel stack: the plan's
  * (topology, rw) groups dealt to N exact-time (uml) guests side by side,
- * each one `reproduce --cases ITS_GROUPS --out OUT/jobs/I` with its own
+ * each one `reproduce --cases ITS_GROUPS --out OUT/jobs/I` in a lab
+ * guest (lab/lab_life.h's spawn: a process of its own, no argv of ours
+ * on the host), with its own
  * topology, as one CPU of its own; then their runs gathered under
  * OUT/runs for the one report. A guest that fails fails the whole:
  * what it did finish stays under OUT/jobs/I. */
+#include "harness/boots/boots.h"
+
 #include "common/log.h"
-#include "common/machine.h"
 #include "common/outdir.h"
 #include "common/proc.h"
-#include "harness/cli/repro_cli.h"
+#include "common/units.h"
 #include "harness/repro/repro_run.h"
+#include "lab/lab_engine.h"
+#include "lab/lab_life.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +30,7 @@ struct job {
 	char spec[512];
 	char dir[PATH_MAX];
 	char log[PATH_MAX + 8];
+	char rt[24], mrt[24], wu[24];	/* the guest's --runtime ... */
 	double weight;
 	struct sp_proc proc;
 };
@@ -81,47 +87,58 @@ static int deal(const struct sp_repro_plan *plan, struct job *jobs, size_t n)
 	return 0;
 }
 
-static int spawn_job(const char *experiment, const struct repro_cli *cli,
+/* The guest's command line: our binary (the guest sees it at the same
+ * path) reproducing jb's groups into jb->dir. */
+static int guest_argv(const char *experiment, const struct sp_boots_repro *r,
+		      struct job *jb, const char *exe, const char **argv)
+{
+	int a = 0;
+
+	snprintf(jb->rt, sizeof(jb->rt), "%" PRId64, r->runtime_s);
+	snprintf(jb->mrt, sizeof(jb->mrt), "%" PRId64, r->max_runtime_s);
+	/* -1 too: each guest picks its exact-time default */
+	snprintf(jb->wu, sizeof(jb->wu), "%" PRId64, r->warmup_s);
+	argv[a++] = exe; argv[a++] = "reproduce";
+	argv[a++] = experiment;
+	argv[a++] = "--cases"; argv[a++] = jb->spec;
+	argv[a++] = "--out"; argv[a++] = jb->dir;
+	argv[a++] = "--runtime"; argv[a++] = jb->rt;
+	argv[a++] = "--max-runtime"; argv[a++] = jb->mrt;
+	argv[a++] = "--warmup"; argv[a++] = jb->wu;
+	if (r->full)
+		argv[a++] = "--full";
+	if (r->scale) {
+		argv[a++] = "--scale"; argv[a++] = r->scale;
+	}
+	if (r->unit) {
+		argv[a++] = "--unit"; argv[a++] = r->unit;
+	}
+	if (r->data) {
+		argv[a++] = "--data"; argv[a++] = r->data;
+	}
+	argv[a] = NULL;
+	return a;
+}
+
+/* One guest: lab run on uml with --keep jb->dir, its output in jb->log. */
+static int spawn_job(const char *experiment, const struct sp_boots_repro *r,
 		     struct job *jb)
 {
-	char exe[PATH_MAX], rt[24], mrt[24], wu[24];
-	const char *argv[40];
-	struct sp_proc_opts o = { .flags = SP_PROC_STDIN_NULL | SP_PROC_PDEATHSIG |
-					  SP_PROC_PGROUP, .logfile = jb->log };
+	struct sp_lab_guest_opts o = {
+		.ask = { .engine = "uml" }, .timeout = -1, .keep = jb->dir,
+	};
+	char exe[PATH_MAX];
+	const char *argv[32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int a = 0;
 
 	if (n <= 0)
 		return -errno;
 	exe[n] = '\0';
-	snprintf(rt, sizeof(rt), "%" PRId64, cli->runtime_s);
-	snprintf(mrt, sizeof(mrt), "%" PRId64, cli->max_runtime_s);
-	/* -1 too: each guest picks its exact-time default */
-	snprintf(wu, sizeof(wu), "%" PRId64, cli->warmup_s);
-	argv[a++] = exe; argv[a++] = "lab"; argv[a++] = "run";
-	argv[a++] = "--engine"; argv[a++] = "uml";
-	argv[a++] = "--keep"; argv[a++] = jb->dir;
-	argv[a++] = "--"; argv[a++] = exe; argv[a++] = "reproduce";
-	argv[a++] = experiment;
-	argv[a++] = "--cases"; argv[a++] = jb->spec;
-	argv[a++] = "--out"; argv[a++] = jb->dir;
-	argv[a++] = "--runtime"; argv[a++] = rt;
-	argv[a++] = "--max-runtime"; argv[a++] = mrt;
-	argv[a++] = "--warmup"; argv[a++] = wu;
-	if (cli->full)
-		argv[a++] = "--full";
-	if (cli->scale) {
-		argv[a++] = "--scale"; argv[a++] = cli->scale;
-	}
-	if (cli->unit) {
-		argv[a++] = "--unit"; argv[a++] = cli->unit;
-	}
-	if (cli->data) {
-		argv[a++] = "--data"; argv[a++] = cli->data;
-	}
-	argv[a] = NULL;
-	sp_proc_init(&jb->proc);
-	return sp_proc_spawn(&jb->proc, argv, &o);
+	if (sp_parse_size_bytes(SP_LAB_MEM_DEFAULT, &o.mem))
+		return -EINVAL;
+	guest_argv(experiment, r, jb, exe, argv);
+	return sp_lab_guest_spawn(&sp_lab_engines, &o, (char **)argv, jb->log,
+				  &jb->proc);
 }
 
 /* OUT/jobs/I/runs/X -> OUT/runs/X, and each guest's scale.txt appended
@@ -167,8 +184,9 @@ static int gather(const char *out, const struct job *jb)
 	return ret;
 }
 
-int repro_jobs(const char *experiment, const struct repro_cli *cli,
-	       const struct sp_repro_plan *plan, const char *out, int64_t n_jobs)
+int sp_boots_repro_jobs(const char *experiment, const struct sp_boots_repro *r,
+			const struct sp_repro_plan *plan, const char *out,
+			int64_t n_jobs)
 {
 	struct job *jobs = calloc((size_t)n_jobs, sizeof(*jobs));
 	char err[SP_OUTDIR_ERRLEN] = "", runs[PATH_MAX + 8], dir[PATH_MAX + 8];
@@ -200,7 +218,7 @@ int repro_jobs(const char *experiment, const struct repro_cli *cli,
 		}
 		sp_info("reproduce: guest %zu of %zu (uml): %s (log %s)", i + 1, n,
 			jobs[i].spec, jobs[i].log);
-		ret = spawn_job(experiment, cli, &jobs[i]);
+		ret = spawn_job(experiment, r, &jobs[i]);
 	}
 	for (i = 0; i < n; i++) {
 		if (!jobs[i].spec[0] || jobs[i].proc.pid <= 0)

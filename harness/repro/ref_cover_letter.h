@@ -4,8 +4,8 @@
  * cases have the slow path's share and the rest split equally over
  * the fast paths, as 500M of 4k I/O, so the scoring of repro_compare.c
  * (TVD, slow share, verdict) applies unchanged. Pure. */
-#ifndef SP_COVER_H
-#define SP_COVER_H
+#ifndef SP_REF_COVER_LETTER_H
+#define SP_REF_COVER_LETTER_H
 
 #include <stddef.h>
 

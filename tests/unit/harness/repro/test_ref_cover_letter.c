@@ -1,4 +1,4 @@
-/* Unit tests of harness/repro/cover.c: the cover letter's table as
+/* Unit tests of harness/repro/ref_cover_letter.c: the cover letter's table as
  * published cases, scored by repro_compare.c as the 2020 tables are. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/repro/cover.h"
+#include "harness/repro/ref_cover_letter.h"
 #include "harness/repro/repro_compare.h"
 
 static struct sp_ref_topologies topos;

@@ -1,5 +1,5 @@
-/* The cover letter's table as published cases; see cover.h. */
-#include "harness/repro/cover.h"
+/* The cover letter's table as published cases; see ref_cover_letter.h. */
+#include "harness/repro/ref_cover_letter.h"
 
 #include "common/file.h"
 #include "common/log.h"

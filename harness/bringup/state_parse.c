@@ -1,5 +1,6 @@
-/* The /run/slowpath journal: format and replay. See state.h; its
- * files are in state_file.c. */
+/* The /run/slowpath journal read back: each record kind parsed into
+ * struct sp_state. See state.h; its lines are written by state_fmt.c,
+ * its files are state_file.c's, lookups over it state_lookup.c's. */
 #include "harness/bringup/state.h"
 
 #include <errno.h>
@@ -93,20 +94,6 @@ static int enum_index(const char *const *names, const char *s)
 		if (!strcmp(names[i], s))
 			return i;
 	return -1;
-}
-
-static struct sp_state_path *path_by_index(struct sp_state *st,
-					   const char *tok)
-{
-	unsigned long long n;
-	size_t i;
-
-	if (to_uint(tok, SP_TOPO_MAX_PATHS, &n))
-		return NULL;
-	for (i = 0; i < st->npaths; i++)
-		if (st->paths[i].index == n)
-			return &st->paths[i];
-	return NULL;
 }
 
 /* The fields of a path line, by how their value is read. */
@@ -309,7 +296,7 @@ static int rec_path(struct sp_state *st, const struct rec *r)
 
 	if (to_uint(r->t[1], SP_TOPO_MAX_PATHS, &u) || !u)
 		return rec_bad(r, "path number '%s'", r->t[1]);
-	if (path_by_index(st, r->t[1]))
+	if (sp_state_path_by_number(st, r->t[1]))
 		return rec_bad(r, "path %s twice", r->t[1]);
 	if (st->npaths >= SP_TOPO_MAX_PATHS)
 		return rec_bad(r, "too many paths");
@@ -338,7 +325,7 @@ static int rec_begin(struct sp_state *st, const struct rec *r)
 	ret = rec_need(r, 3);
 	if (ret)
 		return ret;
-	p = path_by_index(st, r->t[2]);
+	p = sp_state_path_by_number(st, r->t[2]);
 	if (!p)
 		return rec_bad(r, "no path '%s'", r->t[2]);
 	p->steps |= 1u << s;
@@ -358,7 +345,7 @@ static int rec_pid(struct sp_state *st, const struct rec *r)
 		st->iscsid_start = start;
 		return 0;
 	}
-	p = path_by_index(st, r->t[2]);
+	p = sp_state_path_by_number(st, r->t[2]);
 	if (!p || strcmp(r->t[1], "tgtd"))
 		return rec_bad(r, "bad pid line");
 	p->tgtd_pid = (pid_t)u;
@@ -389,7 +376,7 @@ static int rec_run(struct sp_state *st, const struct rec *r)
 
 static int rec_disk(struct sp_state *st, const struct rec *r)
 {
-	struct sp_state_path *p = path_by_index(st, r->t[1]);
+	struct sp_state_path *p = sp_state_path_by_number(st, r->t[1]);
 
 	if (!p || copy(p->disk, sizeof(p->disk), r->t[2]) ||
 	    sscanf(r->t[3], "%u:%u", &p->major, &p->minor) != 2)
@@ -400,7 +387,7 @@ static int rec_disk(struct sp_state *st, const struct rec *r)
 
 static int rec_delay(struct sp_state *st, const struct rec *r)
 {
-	struct sp_state_path *p = path_by_index(st, r->t[1]);
+	struct sp_state_path *p = sp_state_path_by_number(st, r->t[1]);
 	int64_t v[5];
 	int i;
 
@@ -457,7 +444,7 @@ static int rec_hst(struct sp_state *st, const struct rec *r)
 
 static int rec_calib(struct sp_state *st, const struct rec *r)
 {
-	struct sp_state_path *p = path_by_index(st, r->t[1]);
+	struct sp_state_path *p = sp_state_path_by_number(st, r->t[1]);
 	int64_t tg, ms;
 
 	if (!p || to_i64(r->t[2], &tg) || to_i64(r->t[3], &ms) || tg <= 0 ||
@@ -564,19 +551,4 @@ int sp_state_parse(const char *text, struct sp_state *st, char *err,
 		return rec_bad(&r, "empty state file");
 	}
 	return 0;
-}
-
-struct sp_state_path *sp_state_find_path(struct sp_state *st,
-					 const char *index_or_label)
-{
-	size_t i;
-	struct sp_state_path *p = path_by_index(st, index_or_label);
-
-	if (p)
-		return p;
-	for (i = 0; i < st->npaths; i++)
-		if (!strcmp(st->paths[i].label, index_or_label) ||
-		    !strcmp(st->paths[i].disk, index_or_label))
-			return &st->paths[i];
-	return NULL;
 }
