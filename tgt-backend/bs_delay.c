@@ -89,10 +89,7 @@ static void service(struct delay_lu *d, int64_t now)
 	if (d->in_service)	/* a completion re-entered through tgt */
 		return;
 	d->in_service = 1;
-	goto first;
 again:
-	now = sp_now_ns();
-first:
 	/* Released release_early_ns ahead: what the last releases were late
 	 * by, the loop being busy with other events when a deadline came. */
 	while ((item = delayq_pop_expired(&d->queue, now + d->release_early_ns))) {
@@ -125,7 +122,8 @@ first:
 	 * finished while we were still polling is taken now. */
 	if (atomic_exchange(&d->main_polling, 0)) {
 		atomic_thread_fence(memory_order_seq_cst);
-		if (take_done(d, sp_now_ns()))
+		now = sp_now_ns();
+		if (take_done(d, now))
 			goto again;
 	}
 out:

@@ -129,10 +129,6 @@ void delay_pool_queue(struct delay_lu *d, struct delay_req *req, int64_t now_ns)
 
 void delay_pool_take(struct delay_lu *d, struct list_head *into)
 {
-	if (d->opts.io == DELAY_IO_INLINE) {
-		list_splice_init(&d->done, into);
-		return;
-	}
 	pthread_mutex_lock(&d->lock);
 	list_splice_init(&d->done, into);
 	pthread_mutex_unlock(&d->lock);
