@@ -354,11 +354,13 @@ int sp_bringup_bsopts(const struct sp_state_path *p, const char *ctl,
 	 * Nor does a worker thread buy anything there, and handing each
 	 * command to one and back costs system calls, each a ptrace stop of
 	 * the guest (docs/lab.md, make bench-syscalls). */
-	if (sp_machine_exact_time()) {
+	if (sp_machine_exact_time())
 		o.poll_max_ns = 0;
+	/* where the I/O runs is fixed when the LUN is made (ctl given); a
+	 * ctl line at run time says nothing of it */
+	if (ctl && sp_machine_exact_time())
 		o.io = DELAY_IO_INLINE;
-	}
-	if (store_io_override(&o.io))
+	if (ctl && store_io_override(&o.io))
 		return -EINVAL;
 	o.ctl = ctl;
 	return delay_opts_format_kv(&o, buf, len);

@@ -81,12 +81,19 @@ static void exact_time_store_runs_inline_without_polling(void **state)
 	setenv("SLOWPATH_IN_LAB", "1", 1);
 	setenv("SLOWPATH_LAB_ENGINE", "uml", 1);
 	setenv("SLOWPATH_LAB_TIME", "exact", 1);
+	assert_int_equal(sp_bringup_bsopts(&st.paths[2], "/run/x", bs, sizeof(bs)), 0);
+	assert_string_equal(bs, "read_delay=1ms;write_delay=1ms;jitter=0ns;"
+				"dist=uniform;poll_max=0ns;io=inline;ctl=/run/x");
+	/* a ctl line at run time (delay set) never names the creation-only
+	 * io=, whatever SLOWPATH_STORE_IO says now: the store would refuse it */
 	assert_int_equal(sp_bringup_bsopts(&st.paths[2], NULL, bs, sizeof(bs)), 0);
 	assert_string_equal(bs, "read_delay=1ms;write_delay=1ms;jitter=0ns;"
-				"dist=uniform;poll_max=0ns;io=inline");
-	/* make bench-syscalls sets the pool beside it */
+				"dist=uniform;poll_max=0ns");
 	setenv("SLOWPATH_STORE_IO", "pool", 1);
 	assert_int_equal(sp_bringup_bsopts(&st.paths[2], NULL, bs, sizeof(bs)), 0);
+	assert_null(strstr(bs, "io="));
+	/* make bench-syscalls sets the pool beside it */
+	assert_int_equal(sp_bringup_bsopts(&st.paths[2], "/run/x", bs, sizeof(bs)), 0);
 	assert_null(strstr(bs, "io="));
 	assert_non_null(strstr(bs, "poll_max=0ns"));
 	setenv("SLOWPATH_STORE_IO", "threads", 1);
