@@ -27,7 +27,7 @@ int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv);
  * --runtime, --max-runtime, --warmup, --full, and --scale, --unit,
  * --data when not NULL. */
 struct sp_boots_repro {
-	int64_t runtime_s, max_runtime_s, warmup_s;
+	int64_t runtime_s, max_runtime_s, warmup_s, ios;
 	int full;
 	const char *scale, *unit, *data;
 };

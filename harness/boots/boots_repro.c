@@ -30,7 +30,7 @@ struct job {
 	char spec[512];
 	char dir[PATH_MAX];
 	char log[PATH_MAX + 8];
-	char rt[24], mrt[24], wu[24];	/* the guest's --runtime ... */
+	char rt[24], mrt[24], wu[24], ios[24];	/* the guest's --runtime ... */
 	double weight;
 	struct sp_proc proc;
 };
@@ -105,6 +105,10 @@ static int guest_argv(const char *experiment, const struct sp_boots_repro *r,
 	argv[a++] = "--runtime"; argv[a++] = jb->rt;
 	argv[a++] = "--max-runtime"; argv[a++] = jb->mrt;
 	argv[a++] = "--warmup"; argv[a++] = jb->wu;
+	if (r->ios) {
+		snprintf(jb->ios, sizeof(jb->ios), "%" PRId64, r->ios);
+		argv[a++] = "--ios"; argv[a++] = jb->ios;
+	}
 	if (r->full)
 		argv[a++] = "--full";
 	if (r->scale) {

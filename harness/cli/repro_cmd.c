@@ -40,6 +40,11 @@ static const struct sp_opt repro_table[] = {
 	  .help = "scaled: the most seconds per run when a share's standard "
 	  "error wants longer, planned or (over 0.5 pp by batch means) "
 	  "run again" },
+	{ .name = "ios", .type = SP_OPT_INT, .def = "20000", .min = 100,
+	  .max = 10000000, .offset = offsetof(struct repro_cli, ios),
+	  .help = "exact time (uml lab): I/Os per run; a run whose "
+	  "shares' standard error is over 0.5 pp runs again with more, at "
+	  "most 10 times as many" },
 	{ .name = "warmup", .type = SP_OPT_INT, .def = "-1", .min = -1,
 	  .max = 3600, .offset = offsetof(struct repro_cli, warmup_s),
 	  .help = "seconds of each HST run's workload at iodepth >= 64 "
@@ -90,6 +95,7 @@ static void repro_opts(const struct repro_cli *cli, int cover,
 	o->cases = cli->cases;
 	o->runtime_s = cli->runtime_s;
 	o->max_runtime_s = cli->max_runtime_s;
+	o->ios = cli->ios;
 	o->warmup_s = cli->warmup_s;
 	o->full = cli->full;
 	o->report_only = cli->report_only;
@@ -154,6 +160,18 @@ static int check_args(const struct repro_cli *cli, struct sp_repro_plan *plan,
 	return -1;
 }
 
+/* --ios counts the runs of an exact-time lab only. -1: go on; else an
+ * exit code. */
+static int check_ios(const struct repro_cli *cli, const struct sp_repro_opts *o)
+{
+	if (cli->ios == SP_REPRO_EXACT_IOS || o->exact_time || cli->jobs)
+		return -1;
+	sp_err("reproduce: --ios %lld: runs are counted in I/Os only on exact "
+	       "time (the uml lab, or --jobs); here they are time-based: "
+	       "--runtime", (long long)cli->ios);
+	return SP_EXIT_USAGE;
+}
+
 /* reproduce --jobs N: the guests' runs, then the record and the report. */
 static int measure_in_guests(const char *experiment, const struct repro_cli *cli,
 			     const struct sp_repro_opts *o,
@@ -163,7 +181,7 @@ static int measure_in_guests(const char *experiment, const struct repro_cli *cli
 	char mode[160], host[160];
 	const struct sp_boots_repro r = {
 		.runtime_s = cli->runtime_s, .max_runtime_s = cli->max_runtime_s,
-		.warmup_s = cli->warmup_s, .full = cli->full,
+		.warmup_s = cli->warmup_s, .full = cli->full, .ios = cli->ios,
 		.scale = cli->scale, .unit = cli->unit, .data = cli->data,
 	};
 	int64_t started = sp_now_ns();
@@ -200,7 +218,9 @@ int cmd_reproduce(int argc, char **argv)
 	if (ret)
 		return ret;
 	repro_opts(&cli, cover, &o);
-	ret = sp_repro_pick_out(cli.out, cli.report_only, out, sizeof(out));
+	ret = check_ios(&cli, &o);
+	if (ret < 0)
+		ret = sp_repro_pick_out(cli.out, cli.report_only, out, sizeof(out));
 	if (!ret && cli.report_only) {
 		ret = sp_repro_do_report_again(cli.unit, &o, &plan, &ref, out);
 	} else if (!ret && geteuid() != 0) {

@@ -15,6 +15,9 @@
 /* The fewest I/Os a run holds on exact time (the published runs: 128 000,
  * --full): the shares' standard error stays within 0.5 pp. */
 #define SP_REPRO_EXACT_IOS 20000
+/* a noisy run on exact time runs again with at most this many times
+ * its I/Os */
+#define SP_REPRO_EXACT_RERUN_MAX 10
 
 extern const char *const sp_repro_topologies[SP_REPRO_N_TOPOS];
 extern const int sp_repro_iodepths[SP_REPRO_N_QD];

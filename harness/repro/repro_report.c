@@ -380,6 +380,22 @@ static int runs_exact_time(const struct sp_case_result *all, size_t n_all,
 	return recorded ? exact : strstr(unit_text, "exact time") != NULL;
 }
 
+/* A counted run's size, from what fio did: the fewest I/Os of any case
+ * (a noisy one ran again with more), 0 for none. */
+static uint64_t fewest_ios(const struct sp_case_result *all, size_t n_all)
+{
+	uint64_t fewest = 0, ios;
+	size_t i, d;
+
+	for (i = 0; i < n_all; i++) {
+		for (ios = 0, d = 0; d < SP_FIO_NDIR; d++)
+			ios += all[i].fio.dir[d].ios;
+		if (ios && (!fewest || ios < fewest))
+			fewest = ios;
+	}
+	return fewest;
+}
+
 /* The machine the cases say they ran on, for a report whose
  * reproduce.info gives no mode: "?" when no case recorded one. */
 static void runs_machine(const struct sp_case_result *all, size_t n_all,
@@ -443,9 +459,11 @@ static void write_head(FILE *md, const struct sp_repro_opts *o,
 		       const char *unit_text, int64_t elapsed_s,
 		       const char *mode, const char *host, const char *scaling)
 {
-	char machine[512];
+	char machine[512], counted[64];
 	int exact = runs_exact_time(all, n_all, unit_text);
 
+	snprintf(counted, sizeof(counted), "%" PRIu64 " I/Os each",
+		 fewest_ios(all, n_all));
 	if (!mode) {
 		runs_machine(all, n_all, machine, sizeof(machine));
 		mode = machine;
@@ -455,7 +473,7 @@ static void write_head(FILE *md, const struct sp_repro_opts *o,
 		"- delay unit: %s; runs: %s\n- cases: %s; took %" PRId64 " s\n",
 		o->title, mode, host, unit_text,
 		o->full ? "500M of 4k I/O each (the published size)" :
-		exact ? "20000 I/Os each" : "time-based",
+		exact ? counted : "time-based",
 		o->cases ? o->cases : "all", elapsed_s);
 	scaling_section(md, scaling, exact);
 }

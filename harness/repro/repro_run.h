@@ -22,6 +22,7 @@ struct sp_repro_opts {
 	const char *title;	/* "HST vs ST (2020)" */
 	const char *cases;	/* --cases as given, NULL: all */
 	int64_t runtime_s, max_runtime_s;
+	int64_t ios;		/* exact time: I/Os a run (--ios) */
 	int64_t warmup_s;	/* -1: 20 s, 5 s on exact time */
 	int full;		/* the published size, not time-based */
 	int report_only;	/* the report written again, over the old */

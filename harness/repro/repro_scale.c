@@ -130,20 +130,20 @@ double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
 	return ios / fmin(iops, serial_capacity(m, k));
 }
 
-int64_t sp_scale_rerun_runtime(double se, double se_max, int64_t runtime_s,
-			       int64_t max_runtime_s)
+int64_t sp_scale_rerun_size(double se, double se_max, int64_t size,
+			    int64_t max_size)
 {
 	double want;
 
-	if (!(se > se_max) || !(se_max > 0) || runtime_s <= 0 ||
-	    runtime_s >= max_runtime_s)
+	if (!(se > se_max) || !(se_max > 0) || size <= 0 ||
+	    size >= max_size)
 		return 0;
 	/* the standard error is itself an estimate, by batch means over
 	 * 10 stretches (about 24 % of its value either way): aim at 0.8 of
 	 * the bound, or a rerun sized to land on it comes out over it
 	 * often (0.54 pp after one such rerun of 137 000 I/Os in the full
 	 * run) */
-	want = ceil((double)runtime_s * (se / (0.8 * se_max)) *
+	want = ceil((double)size * (se / (0.8 * se_max)) *
 		    (se / (0.8 * se_max)));
-	return want >= (double)max_runtime_s ? max_runtime_s : (int64_t)want;
+	return want >= (double)max_size ? max_size : (int64_t)want;
 }

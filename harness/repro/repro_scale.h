@@ -81,14 +81,15 @@ int sp_scale_pick(const struct sp_lab_capacity *cap,
 double sp_scale_runtime_for_se(const struct sp_scale_model *m, int iodepth,
 			       uint64_t k, double p, double se_max);
 
-/* How long to run a case again whose shares' standard error se (batch
- * means, a fraction) came out over se_max after runtime_s: the binomial
+/* How large to make a case's run again whose shares' standard error se
+ * (batch means, a fraction) came out over se_max after size: the binomial
  * plan misses runs whose path choices come in stretches (HST at qd 2 on
  * u10's six fast paths: 3 pp in 35 s). The error falls as one over the
- * root of the time, so (se / se_max)^2 x runtime_s, at most
- * max_runtime_s. 0 when se is within se_max, not a number, or the run
- * cannot be made longer. */
-int64_t sp_scale_rerun_runtime(double se, double se_max, int64_t runtime_s,
-			       int64_t max_runtime_s);
+ * root of the time, so (se / se_max)^2 x size, at most max_size. A
+ * size is seconds of a time-based run or I/Os of a counted one (exact
+ * time): the error falls alike in both. 0 when se is within se_max,
+ * not a number, or the run cannot be made larger. */
+int64_t sp_scale_rerun_size(double se, double se_max, int64_t size,
+			    int64_t max_size);
 
 #endif

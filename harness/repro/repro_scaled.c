@@ -150,10 +150,30 @@ static double worst_pq(const struct sp_reference *ref, const char *topo,
 	return worst > 0 ? worst : 0.25;
 }
 
+/* How a noisy run runs again, for a standard error se: longer (time-
+ * based) or with more I/Os (exact time, counted). 0 in both: not again. */
+struct rerun_size {
+	int64_t runtime_s, ios;
+};
+
+static struct rerun_size rerun_size(const struct sp_repro_opts *o, double se,
+				    int64_t runtime_s)
+{
+	struct rerun_size z = { 0, 0 };
+
+	if (o->exact_time)
+		z.ios = sp_scale_rerun_size(se, SP_ENV_SHARE_SE_MAX, o->ios,
+					       SP_REPRO_EXACT_RERUN_MAX * o->ios);
+	else
+		z.runtime_s = sp_scale_rerun_size(se, SP_ENV_SHARE_SE_MAX,
+						     runtime_s, o->max_runtime_s);
+	return z;
+}
+
 /* Runs again, longer, each case of the run in dir whose shares'
  * standard error (batch means) came out over SP_ENV_SHARE_SE_MAX, into
  * OUT/runs/TOPO-RW-kK-qdQ-SEL, where the report prefers it (more I/O).
- * Time-based runs only. 0 or -EIO. */
+ * Not --full, which is the published size. 0 or -EIO. */
 static int rerun_noisy(const struct sp_repro_ops *ops, const struct sp_repro_opts *o,
 		       const char *dir, const char *topo, const char *rw,
 		       uint64_t k, int64_t runtime_s, const char *out)
@@ -167,27 +187,33 @@ static int rerun_noisy(const struct sp_repro_ops *ops, const struct sp_repro_opt
 	for (i = 0; i < n && !ret; i++) {
 		const char *sel = sp_selector_short(cases[i].selector);
 		double se = sp_case_share_se(&cases[i], NULL);
-		int64_t longer = sp_scale_rerun_runtime(se, SP_ENV_SHARE_SE_MAX,
-							runtime_s,
-							o->max_runtime_s);
+		struct rerun_size z = rerun_size(o, se, runtime_s);
 		char again[PATH_MAX], qd[16];
 
 		/* only what reproduce ran: a name or number from a case
 		 * file never makes a folder name or an option */
-		if (!longer || cases[i].env.se_batches <= 0 ||
+		if ((!z.runtime_s && !z.ios) || cases[i].env.se_batches <= 0 ||
 		    (strcmp(sel, "st") && strcmp(sel, "hst")) ||
 		    sp_repro_qd_index(cases[i].iodepth) < 0)
 			continue;
 		snprintf(qd, sizeof(qd), "%d", cases[i].iodepth);
-		sp_repro_say(ops, "reproduce: %s %s qd %d %s: the shares' standard error "
-		       "%.2f pp after %" PRId64 " s; again for %" PRId64 " s",
-		       topo, rw, cases[i].iodepth, sel, 100 * se, runtime_s,
-		       longer);
+		if (z.ios)
+			sp_repro_say(ops, "reproduce: %s %s qd %d %s: the shares' "
+				     "standard error %.2f pp after %" PRId64 " I/Os; "
+				     "again with %" PRId64, topo, rw,
+				     cases[i].iodepth, sel, 100 * se, o->ios, z.ios);
+		else
+			sp_repro_say(ops, "reproduce: %s %s qd %d %s: the shares' "
+				     "standard error %.2f pp after %" PRId64 " s; "
+				     "again for %" PRId64 " s", topo, rw,
+				     cases[i].iodepth, sel, 100 * se, runtime_s,
+				     z.runtime_s);
 		if (sp_repro_path_printf(again, sizeof(again), "%s/runs/%s-%s-k%" PRIu64
 				      "-qd%s-%s", out, topo, rw, k, qd, sel))
 			ret = -ENAMETOOLONG;
 		else
-			ret = sp_repro_run_cases(ops, o, sel, rw, qd, longer, 0, again);
+			ret = sp_repro_run_cases(ops, o, sel, rw, qd, z.runtime_s,
+						 z.ios, again);
 	}
 	free(cases);
 	return ret ? -EIO : 0;
@@ -271,7 +297,7 @@ static int run_group(const struct sp_repro_ops *ops, const struct sp_repro_opts 
 		 * at iodepth 64 is seconds where at 1 it is minutes */
 		failed = sp_repro_run_cases(ops, o, "st,hst", sp_ref_rw_name(rw),
 					 qtext, runtime_s, o->exact_time ?
-					 SP_REPRO_EXACT_IOS : 0, dir) != 0 ||
+					 o->ios : 0, dir) != 0 ||
 			 rerun_noisy(ops, o, dir, topo, sp_ref_rw_name(rw), k,
 				     runtime_s, out) != 0;
 	}
@@ -328,9 +354,9 @@ static int scaled_group(struct scaled *sc, size_t t, const struct sp_ref_topolog
 		snprintf(pred, sizeof(pred), "predicted CPU %.0f%%", 100 * util[q]);
 	if (sc->o->exact_time)
 		sp_repro_say(sc->ops, "reproduce: %s k=1 on exact time for iodepth "
-			     "%d%s, %d I/Os per run (%.0f s of simulated time for a "
+			     "%d%s, %" PRId64 " I/Os per run (%.0f s of simulated time for a "
 			     "0.5 pp binomial standard error)", topo, qds[0],
-			     nq > 1 ? " and deeper" : "", SP_REPRO_EXACT_IOS, need);
+			     nq > 1 ? " and deeper" : "", sc->o->ios, need);
 	else
 		sp_repro_say(sc->ops, "reproduce: %s k=%" PRIu64 " for iodepth %d%s "
 			     "(%s), %" PRId64 " s per run (%.0f s for a 0.5 pp "

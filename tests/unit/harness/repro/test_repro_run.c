@@ -163,7 +163,7 @@ static struct sp_repro_ops mock_ops(struct mock *m)
 
 static const struct sp_repro_opts opts = {
 	.title = "HST vs ST (2020)", .runtime_s = 10, .max_runtime_s = 600,
-	.warmup_s = -1,
+	.ios = SP_REPRO_EXACT_IOS, .warmup_s = -1,
 };
 
 /* A fresh folder for scale.txt, removed by the caller's rm. */
@@ -310,10 +310,33 @@ static void a_noisy_run_is_rerun_longer(void **state)
 	assert_string_equal(s->m.run_out[1], want);
 	assert_string_equal(s->m.run_sel[1], "hst");
 	assert_string_equal(s->m.run_qd[1], "1");
-	longer = sp_scale_rerun_runtime(0.01, SP_ENV_SHARE_SE_MAX,
+	longer = sp_scale_rerun_size(0.01, SP_ENV_SHARE_SE_MAX,
 					s->m.runs[0].runtime_s, opts.max_runtime_s);
 	assert_true(longer > s->m.runs[0].runtime_s);
 	assert_int_equal(s->m.runs[1].runtime_s, longer);
+}
+
+/* On exact time a noisy run is run again with more I/Os, not for a
+ * time: its first run was a count, and a time-based rerun there had no
+ * bound but --max-runtime of simulated time. */
+static void an_exact_time_noisy_run_is_rerun_with_more_ios(void **state)
+{
+	struct scaled *s = *state;
+	struct sp_repro_opts o = opts;
+	int64_t more;
+
+	o.exact_time = 1;
+	o.ios = 2000;
+	s->m.noisy_se = 0.01;
+	assert_int_equal(scaled_run(s, &o, 1), 0);
+	assert_string_equal(s->m.log, "up check run run down ");
+	assert_string_equal(s->m.run_sel[1], "hst");
+	assert_int_equal(s->m.runs[0].ios, 2000);
+	more = sp_scale_rerun_size(0.01, SP_ENV_SHARE_SE_MAX, 2000,
+				   SP_REPRO_EXACT_RERUN_MAX * 2000);
+	assert_true(more > 2000 && more <= SP_REPRO_EXACT_RERUN_MAX * 2000);
+	assert_int_equal(s->m.runs[1].ios, more);
+	assert_int_equal(s->m.runs[1].runtime_s, 0);
 }
 
 /* On exact time every case is a count of I/Os, k as given, and the
@@ -375,6 +398,8 @@ int main(void)
 						scaled_teardown),
 		cmocka_unit_test_setup_teardown(a_calibration_miss_brings_the_group_up_again_once, scaled_setup,
 						scaled_teardown),
+		cmocka_unit_test_setup_teardown(an_exact_time_noisy_run_is_rerun_with_more_ios,
+						scaled_setup, scaled_teardown),
 		cmocka_unit_test_setup_teardown(a_noisy_run_is_rerun_longer, scaled_setup,
 						scaled_teardown),
 		cmocka_unit_test_setup_teardown(exact_time_runs_count_ios, scaled_setup,

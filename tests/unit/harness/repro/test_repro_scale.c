@@ -207,17 +207,17 @@ static void u10_deep_planned_with_a_margin(void **state)
 static void noisy_case_runs_again_longer(void **state)
 {
 	(void)state;
-	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 600), 600);
-	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 350), 350);
+	assert_int_equal(sp_scale_rerun_size(0.030, 0.005, 35, 600), 600);
+	assert_int_equal(sp_scale_rerun_size(0.030, 0.005, 35, 350), 350);
 	/* 0.6 pp, aimed at 0.4: 35 x 1.44 / 0.64 = 78.75 -> 79 s */
-	assert_int_equal(sp_scale_rerun_runtime(0.006, 0.005, 35, 600), 79);
-	assert_int_equal(sp_scale_rerun_runtime(0.005, 0.005, 35, 600), 0);
-	assert_int_equal(sp_scale_rerun_runtime(0.001, 0.005, 35, 600), 0);
-	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 35, 35), 0);
-	assert_int_equal(sp_scale_rerun_runtime(0.030, 0.005, 0, 600), 0);
-	assert_int_equal(sp_scale_rerun_runtime(NAN, 0.005, 35, 600), 0);
-	assert_int_equal(sp_scale_rerun_runtime(INFINITY, 0.005, 35, 600), 600);
-	assert_int_equal(sp_scale_rerun_runtime(0.030, 0, 35, 600), 0);
+	assert_int_equal(sp_scale_rerun_size(0.006, 0.005, 35, 600), 79);
+	assert_int_equal(sp_scale_rerun_size(0.005, 0.005, 35, 600), 0);
+	assert_int_equal(sp_scale_rerun_size(0.001, 0.005, 35, 600), 0);
+	assert_int_equal(sp_scale_rerun_size(0.030, 0.005, 35, 35), 0);
+	assert_int_equal(sp_scale_rerun_size(0.030, 0.005, 0, 600), 0);
+	assert_int_equal(sp_scale_rerun_size(NAN, 0.005, 35, 600), 0);
+	assert_int_equal(sp_scale_rerun_size(INFINITY, 0.005, 35, 600), 600);
+	assert_int_equal(sp_scale_rerun_size(0.030, 0, 35, 600), 0);
 }
 
 int main(void)
