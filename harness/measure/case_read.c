@@ -137,9 +137,17 @@ static void paths_from_json(struct rd *r, json_object *root,
 		r->failed = 1;
 	}
 	for (i = 0; !r->failed && i < c->n_paths; i++) {
+		json_object *po = json_object_array_get_idx(paths, i);
+
 		snprintf(r->where, sizeof(r->where), "paths[%zu]: ", i);
-		stat_from_json(r, json_object_array_get_idx(paths, i),
-			       &c->path[i], &c->slow[i]);
+		stat_from_json(r, po, &c->path[i], &c->slow[i]);
+		/* a case of before 2026-12-03 has neither: the plots name
+		 * its paths by disk */
+		if (json_object_object_get_ex(po, "label", NULL)) {
+			get_name(r, po, "label", c->label[i], sizeof(c->label[i]));
+			c->delay_ns[i] = get_int(r, po, "delay_ns", 0,
+						 SP_CASE_MAX_DELAY_NS);
+		}
 	}
 }
 

@@ -183,8 +183,17 @@ json_object *sp_case_json_object(const struct sp_case_result *c)
 	json_object_object_add(o, "iodepth", json_object_new_int(c->iodepth));
 	json_object_object_add(o, "numjobs", json_object_new_int(c->numjobs));
 	paths = json_object_new_array();
-	for (i = 0; i < c->n_paths; i++)
-		json_object_array_add(paths, stat_to_json(&c->path[i], c->slow[i], 1));
+	for (i = 0; i < c->n_paths; i++) {
+		json_object *po = stat_to_json(&c->path[i], c->slow[i], 1);
+
+		if (c->label[i][0]) {
+			json_object_object_add(po, "label",
+					       json_object_new_string(c->label[i]));
+			json_object_object_add(po, "delay_ns",
+					       json_object_new_int64(c->delay_ns[i]));
+		}
+		json_object_array_add(paths, po);
+	}
 	json_object_object_add(o, "paths", paths);
 	json_object_object_add(o, "map", c->has_map ? stat_to_json(&c->map, 0, 0) : NULL);
 	fio = json_object_new_object();

@@ -14,6 +14,9 @@
 #include "harness/measure/fio_json.h"
 
 #define SP_CASE_MAX_PATHS 16
+/* a path's delay as a case records it: each of its parts is at most a
+ * minute, times k */
+#define SP_CASE_MAX_DELAY_NS (3600LL * 1000000000LL)
 #define SP_CASE_FORMAT 1	/* "slowpath_case" version in the JSON */
 
 struct sp_case_result {
@@ -25,6 +28,10 @@ struct sp_case_result {
 	size_t n_paths;
 	struct sp_diskstat path[SP_CASE_MAX_PATHS];	/* deltas */
 	int slow[SP_CASE_MAX_PATHS];
+	/* each path's topology label ("p4", "" in a case of before
+	 * 2026-12-03) and its delay as run (ns): what a plot names it by */
+	char label[SP_CASE_MAX_PATHS][32];
+	int64_t delay_ns[SP_CASE_MAX_PATHS];
 	int has_map;
 	struct sp_diskstat map;				/* delta of dm-N */
 	size_t fio_jobs;

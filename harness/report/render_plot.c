@@ -36,20 +36,45 @@ int sp_plot_latency_name(const struct sp_case_pair *p, char *buf, size_t len)
 	return ret;
 }
 
+void sp_plot_path_tag(const struct sp_case_result *c, size_t i, int slow,
+		      char *buf, size_t len)
+{
+	int64_t fastest = 0;
+	size_t j;
+
+	if (!c->label[i][0]) {
+		snprintf(buf, len, "%s%s", c->path[i].name, slow ? "(slow)" : "");
+		return;
+	}
+	for (j = 0; j < c->n_paths; j++)
+		if (c->delay_ns[j] > 0 && (!fastest || c->delay_ns[j] < fastest))
+			fastest = c->delay_ns[j];
+	if (!fastest || !c->delay_ns[i])
+		snprintf(buf, len, "%s", c->label[i]);
+	else
+		snprintf(buf, len, "%s x%.3g %.3g ms", c->label[i],
+			 (double)c->delay_ns[i] / (double)fastest,
+			 (double)c->delay_ns[i] / 1e6);
+}
+
 int sp_plot_shares_data(FILE *out, const struct sp_case_pair *p)
 {
 	struct sp_comparison cmp;
+	char tag[64];
 	size_t i;
 	int ret = sp_compare(p, &cmp);
 
 	if (ret)
 		return ret;
-	fprintf(out, "# dev %s %s (percent of I/Os)\n",
+	fprintf(out, "# path %s %s (percent of I/Os)\n",
 		sp_selector_short(p->a->selector), sp_selector_short(p->b->selector));
-	for (i = 0; i < cmp.n_paths; i++)
-		fprintf(out, "%s%s %.3f %.3f\n", p->a->path[i].name,
-			cmp.slow[i] ? "(slow)" : "",
+	/* a tag holds spaces: gnuplot reads a double-quoted column whole,
+	 * and a label or disk name never holds a quote (sp_name_ok) */
+	for (i = 0; i < cmp.n_paths; i++) {
+		sp_plot_path_tag(p->a, i, cmp.slow[i], tag, sizeof(tag));
+		fprintf(out, "\"%s\" %.3f %.3f\n", tag,
 			100 * cmp.share_a[i], 100 * cmp.share_b[i]);
+	}
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -59,7 +84,7 @@ int sp_plot_latency_data(FILE *out, const struct sp_case_pair *pairs,
 	struct sp_case_latency la, lb;
 	size_t i;
 
-	fprintf(out, "# iodepth mean_%s p99_%s mean_%s p99_%s (us)\n",
+	fprintf(out, "# iodepth mean_%s p99_%s mean_%s p99_%s (ms)\n",
 		sp_selector_short(pairs[first].a->selector),
 		sp_selector_short(pairs[first].a->selector),
 		sp_selector_short(pairs[first].b->selector),
@@ -68,8 +93,9 @@ int sp_plot_latency_data(FILE *out, const struct sp_case_pair *pairs,
 	     i = sp_pair_series_next(pairs, n, first, pairs[i].a->iodepth)) {
 		sp_case_latency(pairs[i].a, &la);
 		sp_case_latency(pairs[i].b, &lb);
-		fprintf(out, "%d %.3f %.3f %.3f %.3f\n", pairs[i].a->iodepth,
-			la.mean_us, la.p99_us, lb.mean_us, lb.p99_us);
+		fprintf(out, "%d %.4f %.4f %.4f %.4f\n", pairs[i].a->iodepth,
+			la.mean_us / 1e3, la.p99_us / 1e3, lb.mean_us / 1e3,
+			lb.p99_us / 1e3);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -109,6 +135,24 @@ void sp_plot_quote(FILE *out, const char *prefix, const char *s,
 	gp_str(out, prefix, s, suffix);
 }
 
+/* A flagged (lab-shaped) case says so on its plot too, in red at the
+ * top, or a number the lab made would look like a finding in a
+ * picture; label 1 is cleared on every other plot. */
+static void mark_flagged(FILE *out, const struct sp_case_result *a,
+			 const struct sp_case_result *b)
+{
+	char why[160];
+
+	if (!sp_case_env_flagged(&a->env, a->n_paths, why, sizeof(why)) &&
+	    !sp_case_env_flagged(&b->env, b->n_paths, why, sizeof(why))) {
+		fputs("unset label 1\n", out);
+		return;
+	}
+	fputs("set label 1 ", out);
+	gp_str(out, "LAB-SHAPED, not a finding: ", why, "");
+	fputs(" at graph 0.01, graph 0.97 front noenhanced textcolor rgb 'red'\n", out);
+}
+
 static void share_plot(FILE *out, const struct sp_case_pair *p,
 		       const char *name, const char *bs, size_t t)
 {
@@ -120,8 +164,10 @@ static void share_plot(FILE *out, const struct sp_case_pair *p,
 		 "per path", p->a->topology, p->a->rw, bs, p->a->iodepth);
 	fputs("\nset title ", out);
 	gp_str(out, "", title, "");
-	fputs(" noenhanced\n"
-	      "set style data histograms\nset style histogram clustered gap 1\nset xtics rotate by -35\n"
+	fputs(" noenhanced\n", out);
+	mark_flagged(out, p->a, p->b);
+	fputs("set style data histograms\nset style histogram clustered gap 1\n"
+	      "set xtics rotate by -35 noenhanced\n"
 	      "set style fill solid 0.8 border -1\nunset logscale x\n"
 	      "set xlabel 'path'\nset ylabel 'share of I/Os (%)'\nset yrange [0:*]\n"
 	      "plot ", out);
@@ -133,9 +179,24 @@ static void share_plot(FILE *out, const struct sp_case_pair *p,
 	fputc('\n', out);
 }
 
-static void latency_plot(FILE *out, const struct sp_case_pair *p,
-			 const char *name, const char *bs, size_t t)
+/* The series' first flagged pair, else its first. */
+static const struct sp_case_pair *series_flagged(const struct sp_case_pair *pairs,
+						 size_t n, size_t first)
 {
+	size_t i;
+
+	for (i = sp_pair_series_next(pairs, n, first, 0); i < n;
+	     i = sp_pair_series_next(pairs, n, first, pairs[i].a->iodepth))
+		if (sp_case_env_flagged(&pairs[i].a->env, pairs[i].a->n_paths, NULL, 0) ||
+		    sp_case_env_flagged(&pairs[i].b->env, pairs[i].b->n_paths, NULL, 0))
+			return &pairs[i];
+	return &pairs[first];
+}
+
+static void latency_plot(FILE *out, const struct sp_case_pair *pairs, size_t n,
+			 size_t first, const char *name, const char *bs, size_t t)
+{
+	const struct sp_case_pair *p = &pairs[first], *flagged;
 	const char *sa = sp_selector_short(p->a->selector);
 	const char *sb = sp_selector_short(p->b->selector);
 	char title[256];
@@ -146,9 +207,11 @@ static void latency_plot(FILE *out, const struct sp_case_pair *p,
 		 "iodepth", p->a->topology, p->a->rw, bs);
 	fputs("\nset title ", out);
 	gp_str(out, "", title, "");
-	fputs(" noenhanced\n"
-	      "set style data linespoints\nset logscale x 2\nset xtics norotate\n"
-	      "set xlabel 'iodepth'\nset ylabel 'clat (us)'\nset yrange [0:*]\n"
+	fputs(" noenhanced\n", out);
+	flagged = series_flagged(pairs, n, first);
+	mark_flagged(out, flagged->a, flagged->b);
+	fputs("set style data linespoints\nset logscale x 2\nset xtics norotate\n"
+	      "set xlabel 'iodepth'\nset ylabel 'clat (ms)'\nset yrange [0:*]\n"
 	      "plot ", out);
 	gp_str(out, "latency-", name, ".dat");
 	fputs(" using 1:2 title ", out);
@@ -184,7 +247,7 @@ int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n)
 		sp_case_bs_text(pairs[i].a->bs, bs, sizeof(bs));
 		ret = sp_plot_latency_name(&pairs[i], name, sizeof(name));
 		for (t = 0; t < 2 && !ret; t++)
-			latency_plot(out, &pairs[i], name, bs, t);
+			latency_plot(out, pairs, n, i, name, bs, t);
 	}
 	fputs("set output\n", out);
 	return ret ? ret : ferror(out) ? -EIO : 0;

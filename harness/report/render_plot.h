@@ -20,10 +20,17 @@ struct sp_plot_ops {
 /* fork + exec "gnuplot" (found on PATH). */
 extern const struct sp_plot_ops sp_plot_exec_gnuplot;
 
-/* "dev share_a share_b" in percent, one line per path. */
+/* "tag share_a share_b" in percent, one line per path, the tag double-
+ * quoted (sp_plot_path_tag of case a). */
 int sp_plot_shares_data(FILE *out, const struct sp_case_pair *p);
 
-/* "iodepth mean_a p99_a mean_b p99_b" in us, by increasing iodepth,
+/* What a plot names path i of c by: its label, its delay against the
+ * fastest path's and in ms ("p4 x4 2 ms"); a case without labels (of
+ * before 2026-12-03) by its disk, "(slow)" when slow. */
+void sp_plot_path_tag(const struct sp_case_result *c, size_t i, int slow,
+		      char *buf, size_t len);
+
+/* "iodepth mean_a p99_a mean_b p99_b" in ms, by increasing iodepth,
  * over the pairs at the same topology/rw/bs/numjobs as pairs[first]. */
 int sp_plot_latency_data(FILE *out, const struct sp_case_pair *pairs,
 			 size_t n, size_t first);
@@ -36,9 +43,6 @@ int sp_plot_latency_name(const struct sp_case_pair *p, char *buf, size_t len);
  * when gnuplot has it, else png) and SVG, named after the data files. */
 int sp_plot_script(FILE *out, const struct sp_case_pair *pairs, size_t n);
 
-/* prefix s suffix as one single-quoted gnuplot string: '' for a quote,
- * control characters and backquotes dropped to '_'. Everything a case
- * file says reaches a script only through this. */
 /* DIR/PREFIX NAME SUFFIX opened for writing through the output-folder
  * rules (sp_outdir_fopen), or NULL after one error line naming it. */
 FILE *sp_plot_open_in(const char *dir, const char *prefix, const char *name,
@@ -46,6 +50,9 @@ FILE *sp_plot_open_in(const char *dir, const char *prefix, const char *name,
 /* fclose(f); ret, or -EIO when ret was 0 and the close failed. */
 int sp_plot_close_out(FILE *f, int ret);
 
+/* prefix s suffix as one single-quoted gnuplot string: '' for a quote,
+ * control characters and backquotes dropped to '_'. Everything a case
+ * file says reaches a script only through this. */
 void sp_plot_quote(FILE *out, const char *prefix, const char *s,
 		   const char *suffix);
 

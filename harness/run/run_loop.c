@@ -93,7 +93,8 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 		}
 		snprintf(t->path[i], sizeof(t->path[i]), "%s", p->disk);
 		snprintf(t->label[i], sizeof(t->label[i]), "%s", p->label);
-		delay[i] = (double)path_delay(p);
+		t->delay_ns[i] = path_delay(p);
+		delay[i] = (double)t->delay_ns[i];
 	}
 	sp_slow_marks(delay, st->npaths, t->slow);
 	t->scale = st->scale ? st->scale : 1;
@@ -151,6 +152,8 @@ static void case_init(struct sp_case_result *c, const struct sp_run_plan *plan,
 	for (i = 0; i < t->n_paths; i++) {
 		snprintf(c->path[i].name, sizeof(c->path[i].name), "%s",
 			 t->path[i]);
+		snprintf(c->label[i], sizeof(c->label[i]), "%s", t->label[i]);
+		c->delay_ns[i] = t->delay_ns[i];
 		c->slow[i] = t->slow[i];
 	}
 	c->has_map = 1;

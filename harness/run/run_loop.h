@@ -26,6 +26,7 @@ struct sp_run_target {
 	char path[SP_CASE_MAX_PATHS][SP_DS_NAMELEN];
 	char label[SP_CASE_MAX_PATHS][32];	/* p1 ...: what --fault names */
 	int slow[SP_CASE_MAX_PATHS];
+	int64_t delay_ns[SP_CASE_MAX_PATHS];	/* what the slow marks compare */
 	struct sp_dm_selector initial;	/* restored at the end */
 	uint64_t scale;			/* k from the journal */
 	int has_resid[SP_CASE_MAX_PATHS];

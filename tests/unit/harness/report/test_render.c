@@ -140,6 +140,23 @@ static void json_round_trip_is_lossless(void **state)
 	assert_memory_equal(back.path, c.path, sizeof(c.path));
 	assert_memory_equal(&back.map, &c.map, sizeof(c.map));
 	assert_memory_equal(&back.fio.dir, &c.fio.dir, sizeof(c.fio.dir));
+	/* an old case has no labels, and reads back without them */
+	assert_string_equal(back.label[0], "");
+	free(text);
+
+	strcpy(c.label[1], "p2");
+	c.delay_ns[1] = 2000000;
+	assert_int_equal(sp_case_to_json(&c, &text), 0);
+	assert_int_equal(sp_case_from_json(text, "mem", &back), 0);
+	assert_string_equal(back.label[1], "p2");
+	assert_int_equal(back.delay_ns[1], 2000000);
+	free(text);
+
+	/* a label reaches a plot only if it is a name */
+	strcpy(c.label[1], "p2\"; x");
+	assert_int_equal(sp_case_to_json(&c, &text), 0);
+	assert_int_equal(sp_case_from_json(text, "mem", &back), -EINVAL);
+	assert_non_null(strstr(last_err, "\"label\""));
 	free(text);
 }
 
@@ -490,6 +507,57 @@ static void plot_script_names_every_output(void **state)
 	free(buf);
 }
 
+/* A plot names a path by its label and delay ("p3 x4 2 ms"), an old
+ * case by its disk; latency is in ms; a flagged case says so on its
+ * plots. Before 2026-12-03 every path was "sdc(slow)", latency "us"
+ * and a lab-shaped case looked like any other in a picture. */
+static void plots_name_paths_by_label_and_mark_flagged_cases(void **state)
+{
+	struct sp_case_result c[2];
+	struct sp_case_pair pairs[2];
+	static const int64_t delays[] = { 500000, 500000, 2000000 };
+	char tag[64], *buf = NULL;
+	size_t len = 0, i, np;
+	FILE *f;
+
+	(void)state;
+	filled_case(&c[0], "st");
+	filled_case(&c[1], "hst");
+	sp_plot_path_tag(&c[0], 2, 1, tag, sizeof(tag));
+	assert_string_equal(tag, "sdc(slow)");
+	for (i = 0; i < 3; i++) {
+		snprintf(c[0].label[i], sizeof(c[0].label[i]), "p%zu", i + 1);
+		c[0].delay_ns[i] = delays[i];
+	}
+	sp_plot_path_tag(&c[0], 2, 1, tag, sizeof(tag));
+	assert_string_equal(tag, "p3 x4 2 ms");
+	sp_plot_path_tag(&c[0], 0, 0, tag, sizeof(tag));
+	assert_string_equal(tag, "p1 x1 0.5 ms");
+
+	np = sp_pair_cases(c, 2, "st", "hst", pairs);
+	assert_int_equal(np, 1);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sp_plot_shares_data(f, &pairs[0]), 0);
+	assert_int_equal(sp_plot_latency_data(f, pairs, np, 0), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n\"p3 x4 2 ms\" "));
+	assert_non_null(strstr(buf, "(ms)"));
+	free(buf);
+
+	c[1].env.recorded = 1;
+	c[1].env.cpu_util = 0.9;
+	snprintf(c[1].env.time, sizeof(c[1].env.time), "real");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sp_plot_script(f, pairs, np), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "set label 1 'LAB-SHAPED, not a finding: "
+			       "lab saturated: CPU 90% > 50%'"));
+	assert_non_null(strstr(buf, "set ylabel 'clat (ms)'"));
+	assert_null(strstr(buf, "unset label 1"));
+	free(buf);
+}
+
 static int fake_runs;
 static char fake_dir[256];
 
@@ -537,6 +605,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(fill_takes_deltas_and_fio_total, setup),
 		cmocka_unit_test_setup(kernels_side_by_side, setup),
+		cmocka_unit_test_setup(plots_name_paths_by_label_and_mark_flagged_cases, setup),
 		cmocka_unit_test_setup(fill_warns_when_fio_disagrees, setup),
 		cmocka_unit_test_setup(fill_refuses_missing_path, setup),
 		cmocka_unit_test_setup(json_round_trip_is_lossless, setup),
