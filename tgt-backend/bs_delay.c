@@ -39,10 +39,11 @@ static inline struct delay_lu *DELAY_LU(struct scsi_lu *lu)
 				   sizeof(struct bs_thread_info));
 }
 
-static void complete(struct delay_lu *d, struct delay_req *req)
+static void complete(struct delay_lu *d, struct delay_req *req, int64_t now)
 {
 	struct scsi_cmd *cmd = req->cmd;
 
+	sp_lat_add(d->lat, now - req->t_submit);
 	free(req);
 	d->completed++;
 	target_cmd_io_done(cmd, scsi_get_result(cmd));
@@ -52,7 +53,7 @@ static void complete(struct delay_lu *d, struct delay_req *req)
 static void release(struct delay_lu *d, struct delay_req *req, int64_t now)
 {
 	if (req->io_done)
-		complete(d, req);
+		complete(d, req, now);
 	else
 		delay_pool_queue(d, req, now);
 }
@@ -197,7 +198,7 @@ static int take_done(struct delay_lu *d, int64_t now)
 			     (req->cold ? handoff_excess(d, req->t_io_start - req->t_queued,
 							 hold_ns) : 0));
 		else
-			complete(d, req);
+			complete(d, req, now);
 	}
 	return taken;
 }
@@ -302,9 +303,14 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 {
 	struct delay_lu *d = DELAY_LU(cmd->dev);
 	struct delay_req *req = calloc(1, sizeof(*req));
+	int64_t now;
 
 	if (!req)
 		return -ENOMEM;
+	/* the one clock reading of the submission: hist's start, and
+	 * dispatch's now */
+	now = sp_now_ns();
+	req->t_submit = now;
 	req->cmd = cmd;
 	req->item.pos = DELAYQ_NOT_QUEUED;
 	d->submitted++;
@@ -317,7 +323,7 @@ static int bs_delay_cmd_submit(struct scsi_cmd *cmd)
 		delay_ctl_stats_changed(d);
 		return 0;
 	}
-	dispatch(d, req, sp_now_ns());
+	dispatch(d, req, now);
 	return 0;
 }
 
@@ -411,7 +417,8 @@ static tgtadm_err bs_delay_init(struct scsi_lu *lu, char *bsopts)
 	delay_servers_init(&d->servers, (int)d->opts.servers);
 	wake_model_init(&d->wake, WAKE_INITIAL_LATE_NS);
 	tgt_init_sched_event(&d->poll_ev, poll_handler, d);
-	if (delayq_init(&d->queue, 256))
+	d->lat = calloc(1, sizeof(*d->lat));
+	if (!d->lat || delayq_init(&d->queue, 256))
 		goto nomem;
 	d->io_fn = borrow_rdwr_io_fn(lu);
 	if (!d->io_fn)
@@ -494,6 +501,8 @@ static void bs_delay_exit(struct scsi_lu *lu)
 	pthread_cond_destroy(&d->cond);
 	free(d->opts_text);
 	d->opts_text = NULL;
+	free(d->lat);
+	d->lat = NULL;
 }
 
 static int bs_delay_open(struct scsi_lu *lu, char *path, int *fd, uint64_t *size)

@@ -14,6 +14,7 @@
 #include "target.h"
 #include "bs_thread.h"
 
+#include "common/lat_hist.h"
 #include "common/opttab.h"
 
 #include "tgt-backend/delay_fault.h"
@@ -77,6 +78,9 @@ struct delay_lu {
 	uint64_t errors_injected, held_now, held_total;
 	uint64_t ctl_lines, ctl_errors;
 	char ctl_last[288];
+	/* every command's latency, submission to completion: the file
+	 * `hist` beside stats (common/lat_hist.h) */
+	struct sp_lat_hist *lat;
 };
 
 /* One command while it is ours. */
@@ -90,6 +94,7 @@ struct delay_req {
 	int cold;			/* handed to a sleeping worker */
 	int fail;			/* error_rate chose it: no I/O, sense */
 	int sense;			/* enum delay_sense, when fail */
+	int64_t t_submit;		/* handed to the store (hist) */
 	int64_t t_queued, t_io_start;
 };
 

@@ -5,6 +5,8 @@
  *   stats  key=value lines: settings and counters, replaced atomically
  *          (sp_file_write_atomic_opt) at most every stats_interval
  *          while commands flow, and at once after every ctl write
+ *   hist   every command's latency so far (common/lat_hist.h), written
+ *          with stats
  * The directory is ctl=DIR, or /run/slowpath/tgtd-<control port>/
  * <tid>-<lun> by default. See docs/backend.md. */
 #include <errno.h>
@@ -52,6 +54,30 @@ static int mkdir_p(char *path)
 	return 0;
 }
 
+/* hist beside stats, in the same pass: a reader that sees stats'
+ * counters settle sees every command's latency in hist too. */
+static void write_hist(struct delay_lu *d)
+{
+	char path[PATH_MAX], *buf;
+	size_t need;
+	int ret;
+
+	if (!d->lat)
+		return;
+	need = sp_lat_format(d->lat, NULL, 0);
+	buf = malloc(need + 1);
+	if (!buf)
+		return;
+	sp_lat_format(d->lat, buf, need + 1);
+	snprintf(path, sizeof(path), "%s/hist", d->dir);
+	ret = sp_file_write_atomic_opt(path, buf, need, 0644, SP_FILE_NOSYNC);
+	free(buf);
+	if (ret) {
+		errno = -ret;
+		eprintf("bs_delay: cannot write %s/hist: %m\n", d->dir);
+	}
+}
+
 static void write_stats(struct delay_lu *d)
 {
 	char buf[2048], path[PATH_MAX];
@@ -86,6 +112,7 @@ static void write_stats(struct delay_lu *d)
 		errno = -ret;
 		eprintf("bs_delay: cannot write %s/stats: %m\n", d->dir);
 	}
+	write_hist(d);
 	d->stats_written_ns = sp_now_ns();
 }
 
@@ -259,6 +286,8 @@ void delay_ctl_close(struct delay_lu *d)
 	snprintf(path, sizeof(path), "%s/ctl", d->dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/stats", d->dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/hist", d->dir);
 	unlink(path);
 	if (d->made_dir)
 		rmdir(d->dir);

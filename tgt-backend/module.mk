@@ -10,7 +10,7 @@ UNIT_TESTS += tests/unit/tgt-backend/test_delayq.c tests/unit/tgt-backend/test_d
 
 TGT_SRC_DIR := $(BUILD)/tgt-src
 BS_DELAY_SO := $(BUILD)/tgt-backend/bs_delay.so
-BS_DELAY_COMMON := common/log.c common/units.c common/opttab.c common/file.c \
+BS_DELAY_COMMON := common/log.c common/units.c common/opttab.c common/file.c common/lat_hist.c \
 	common/dist.c
 # tgt's headers are not -Wall clean and use typeof; -isystem keeps our
 # warnings strict for our own code only.

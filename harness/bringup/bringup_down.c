@@ -419,16 +419,17 @@ static void sweep_link(struct down *d, char *line)
 	remove_link(d, name);
 }
 
-/* What the delay store makes in its directory: ctl, stats, and the
+/* What the delay store makes in its directory: ctl, stats, hist, and the
  * atomic writer's temp files (".stats.PID.N.tmp"), which a tgtd killed
  * mid-write leaves behind. */
 static int store_file(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (!strcmp(name, "ctl") || !strcmp(name, "stats"))
+	if (!strcmp(name, "ctl") || !strcmp(name, "stats") || !strcmp(name, "hist"))
 		return 1;
-	return (!strncmp(name, ".ctl.", 5) || !strncmp(name, ".stats.", 7)) &&
+	return (!strncmp(name, ".ctl.", 5) || !strncmp(name, ".stats.", 7) ||
+		!strncmp(name, ".hist.", 6)) &&
 	       n > 4 && !strcmp(name + n - 4, ".tmp");
 }
 
