@@ -122,6 +122,18 @@ static void dir_from_json(struct rd *r, json_object *o, struct sp_fio_dir *d)
 	d->lat_mean_us = get_double(r, o, "lat_mean_us");
 }
 
+/* a case of before 2026-12-03, or of a store without hist, has none */
+static void lat_from_json(struct rd *r, json_object *o, struct sp_case_lat *l)
+{
+	if (!o)
+		return;
+	l->count = (uint64_t)get_int(r, o, "count", 1, INT64_MAX);
+	l->p50_ns = get_int(r, o, "p50_ns", 0, SP_CASE_MAX_DELAY_NS);
+	l->p99_ns = get_int(r, o, "p99_ns", l->p50_ns, SP_CASE_MAX_DELAY_NS);
+	l->p999_ns = get_int(r, o, "p999_ns", l->p99_ns, SP_CASE_MAX_DELAY_NS);
+	l->has = !r->failed;
+}
+
 static void paths_from_json(struct rd *r, json_object *root,
 			    struct sp_case_result *c)
 {
@@ -148,6 +160,9 @@ static void paths_from_json(struct rd *r, json_object *root,
 			c->delay_ns[i] = get_int(r, po, "delay_ns", 0,
 						 SP_CASE_MAX_DELAY_NS);
 		}
+		if (json_object_object_get_ex(po, "store_lat", NULL))
+			lat_from_json(r, get(r, po, "store_lat", json_type_object),
+				      &c->lat[i]);
 	}
 }
 

@@ -152,6 +152,17 @@ static json_object *stat_to_json(const struct sp_diskstat *d, int slow,
 	return o;
 }
 
+static json_object *lat_to_json(const struct sp_case_lat *l)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "count", json_object_new_int64((int64_t)l->count));
+	json_object_object_add(o, "p50_ns", json_object_new_int64(l->p50_ns));
+	json_object_object_add(o, "p99_ns", json_object_new_int64(l->p99_ns));
+	json_object_object_add(o, "p999_ns", json_object_new_int64(l->p999_ns));
+	return o;
+}
+
 static json_object *dir_to_json(const struct sp_fio_dir *d)
 {
 	json_object *o = json_object_new_object();
@@ -192,6 +203,8 @@ json_object *sp_case_json_object(const struct sp_case_result *c)
 			json_object_object_add(po, "delay_ns",
 					       json_object_new_int64(c->delay_ns[i]));
 		}
+		if (c->lat[i].has)
+			json_object_object_add(po, "store_lat", lat_to_json(&c->lat[i]));
 		json_object_array_add(paths, po);
 	}
 	json_object_object_add(o, "paths", paths);

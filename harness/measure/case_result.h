@@ -19,6 +19,14 @@
 #define SP_CASE_MAX_DELAY_NS (3600LL * 1000000000LL)
 #define SP_CASE_FORMAT 1	/* "slowpath_case" version in the JSON */
 
+/* A path's latency as its delay store saw it (harness/run/run_lat.h):
+ * quantiles as their histogram bucket's middle. */
+struct sp_case_lat {
+	int has;
+	uint64_t count;
+	int64_t p50_ns, p99_ns, p999_ns;
+};
+
 struct sp_case_result {
 	char topology[64];
 	char selector[48];	/* as dm-multipath names it, e.g. service-time */
@@ -32,6 +40,7 @@ struct sp_case_result {
 	 * 2026-12-03) and its delay as run (ns): what a plot names it by */
 	char label[SP_CASE_MAX_PATHS][32];
 	int64_t delay_ns[SP_CASE_MAX_PATHS];
+	struct sp_case_lat lat[SP_CASE_MAX_PATHS];
 	int has_map;
 	struct sp_diskstat map;				/* delta of dm-N */
 	size_t fio_jobs;

@@ -1,5 +1,6 @@
 #include "harness/report/render.h"
 #include "harness/report/render_kernels.h"
+#include "harness/report/render_lat.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -276,6 +277,7 @@ int sp_render_case(FILE *out, enum sp_format fmt,
 		if (fmt == SP_FMT_MD)
 			fputc('\n', out);
 		fio_lines(out, fmt, c);
+		ret = sp_render_store_lat(out, fmt, c);
 		env_lines(out, fmt, c);
 	}
 	sp_table_free(&t);

@@ -1,6 +1,6 @@
 # run: fio matrices on the topology that is up (docs/run.md)
 LIB_SRCS += harness/run/run_matrix.c harness/run/run_fio.c \
-	    harness/run/run_loop.c harness/run/run_exec.c \
+	    harness/run/run_loop.c harness/run/run_lat.c harness/run/run_exec.c \
 	    harness/run/run_machine.c harness/run/run_faults.c \
 	    harness/run/run_watch.c harness/run/run_save.c \
 	    harness/run/run_do.c

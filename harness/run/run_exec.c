@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 
 /* Blocks SIGINT and SIGTERM during the reload (in process through
  * libdevmapper, dm/dm_dev.c): a child (modprobe) inherits the mask, and
@@ -204,6 +205,30 @@ static int64_t exec_now(void *ctx)
 	return sp_now_ns();
 }
 
+/* The store rewrites hist at most every stats_interval (100 ms, as
+ * bring-up leaves it) after the last command it completed: this long
+ * after, the file holds them all. Free on exact time. */
+#define STORE_HIST_SETTLE_NS (150 * SP_NSEC_PER_MSEC)
+
+static void exec_store_hists(void *ctx, size_t n_paths, char **texts)
+{
+	struct sp_run_exec *x = ctx;
+	struct timespec settle = { 0, STORE_HIST_SETTLE_NS };
+	char ctl[256], path[300];
+	size_t i;
+
+	if (strcmp(x->st->bstype, "delay"))
+		return;
+	nanosleep(&settle, NULL);
+	for (i = 0; i < n_paths && i < x->st->npaths; i++) {
+		sp_bringup_ctl_dir(x->state_dir, &x->st->paths[i], ctl, sizeof(ctl));
+		snprintf(path, sizeof(path), "%s/hist", ctl);
+		/* a store of before hist has none: no latencies, no error */
+		if (sp_file_read_opt(path, 1u << 20, SP_FILE_NOFOLLOW, &texts[i], NULL))
+			texts[i] = NULL;
+	}
+}
+
 void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 		      const char *state_dir, struct sp_run_ops *ops)
 {
@@ -223,6 +248,7 @@ void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 	ops->fault_apply = exec_fault_apply;
 	ops->fault_flap = exec_fault_flap;
 	ops->fault_restore = exec_fault_restore;
+	ops->store_hists = exec_store_hists;
 	ops->ctx = x;
 }
 

@@ -1,5 +1,6 @@
 /* The case loop of `slowpath run` over struct sp_run_ops. */
 #include "harness/run/run_loop.h"
+#include "harness/run/run_lat.h"
 
 #include "common/log.h"
 #include "common/strbuf.h"
@@ -337,6 +338,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	int64_t t0 = ops->now_ns(ops->ctx), t1;
 	int counts = sp_run_counts_errors(r->plan);
 	struct sp_run_watch w;
+	struct sp_run_lat lat = { 0 };
 	int ret, rret, status = 0, filled = 0, ended;
 
 	memset(tm, 0, sizeof(*tm));
@@ -386,8 +388,10 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	}
 	ret = sp_run_fio_argv(r->plan, rc, r->t->device,
 			      r->job_text ? job_path : NULL, &av);
-	if (!ret)
+	if (!ret) {
+		sp_run_lat_begin(&lat, ops, r->t->n_paths);
 		ret = ops->diskstats(ops->ctx, &before);
+	}
 	if (ret)
 		goto out;
 	if (sp_run_interrupted) {
@@ -435,6 +439,8 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	}
 	ret = filled ? 0 : sp_case_fill(c, before, after, out ? out : "");
 	case_env(c, r->t, ops, cpu_before, cpu_after);
+	if (!ret)
+		sp_run_lat_end(&lat, ops, c);
 	if (!ret && counts)
 		case_errors(c, errout);
 	if (!ret && c->fio.error && !counts) {
@@ -468,6 +474,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	tm->wall_ns = ops->now_ns(ops->ctx) - t0;
 out:
 	sp_run_watch_free(&w);
+	sp_run_lat_free(&lat);
 	free(cpu_before);
 	free(cpu_after);
 	free(before);

@@ -82,6 +82,11 @@ struct sp_run_ops {
 			  char *err, size_t errlen);
 	int (*fault_restore)(void *ctx, const char *path, char *err,
 			     size_t errlen);
+	/* Each path's delay-store hist text (docs/backend.md), malloc'd
+	 * into texts[i], NULL where there is none, once the store has
+	 * written what was done so far. May be NULL: no per-path
+	 * latencies. */
+	void (*store_hists)(void *ctx, size_t n_paths, char **texts);
 	void *ctx;
 };
 

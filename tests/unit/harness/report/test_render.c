@@ -146,11 +146,15 @@ static void json_round_trip_is_lossless(void **state)
 
 	strcpy(c.label[1], "p2");
 	c.delay_ns[1] = 2000000;
+	c.lat[1] = (struct sp_case_lat){ 1, 42, 2007040, 2007040, 2039808 };
 	assert_int_equal(sp_case_to_json(&c, &text), 0);
 	assert_int_equal(sp_case_from_json(text, "mem", &back), 0);
 	assert_string_equal(back.label[1], "p2");
 	assert_int_equal(back.delay_ns[1], 2000000);
+	assert_memory_equal(&back.lat[1], &c.lat[1], sizeof(c.lat[1]));
+	assert_int_equal(back.lat[0].has, 0);
 	free(text);
+	c.lat[1].has = 0;
 
 	/* a label reaches a plot only if it is a name */
 	strcpy(c.label[1], "p2\"; x");
