@@ -52,7 +52,9 @@ unsigned long sp_lab_kept_files(unsigned int *commands);
  * port's error. */
 int sp_lab_kept_serve(int port, const unsigned char *payload, size_t len);
 
-/* Serves port_path until the port cannot be used: -errno. */
-int sp_lab_agent_serve(const char *port_path);
+/* Serves port_path until the port cannot be used: -errno. console:
+ * it is the uml lab's console line (SP_LAB_UML_CTL_TTY), made raw,
+ * where GONE frames stand for hang-ups (lab_frame.h). */
+int sp_lab_agent_serve(const char *port_path, int console);
 
 #endif

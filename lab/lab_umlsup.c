@@ -1,0 +1,479 @@
+/* The uml lab's supervisor (lab_umlsup.h). One loop, one host at a
+ * time: a host's bytes go to the guest only as whole frames (a frame
+ * half sent by a host that left would swallow the GONE after it), the
+ * guest's frames to the host but GONE, which ends the agent's session
+ * here. The guest's processes are stopped only between hosts, after
+ * the agent said it is idle. */
+#include "lab/lab_umlsup.h"
+
+#include "common/file.h"
+#include "common/log.h"
+#include "common/proc.h"
+#include "lab/lab_engine.h"
+#include "lab/lab_frame.h"
+#include "lab/lab_sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Bytes on their way to one side. */
+struct sup_buf {
+	unsigned char *p;
+	size_t len, off;
+};
+
+struct sup {
+	const struct sp_lab_umlsup *cfg;
+	int lfd, gfd, cfd;	/* listening socket, guest line, host */
+	pid_t uml;
+	int idle;		/* the agent said GONE: no session */
+	int frozen;		/* its processes stopped by us */
+	struct sp_lab_dec gdec, cdec;	/* the guest's, the host's frames */
+	struct sup_buf to_guest, to_host;
+};
+
+static volatile sig_atomic_t sup_signal, sup_child;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		sup_child = 1;
+	else
+		sup_signal = sig;
+}
+
+static int buf_frame(struct sup_buf *b, int type, const void *p, size_t n)
+{
+	unsigned char *q = realloc(b->p, b->len + SP_LAB_FRAME_HDR + n);
+
+	if (!q)
+		return -ENOMEM;
+	b->p = q;
+	if (sp_lab_frame_header(type, n, q + b->len))
+		return -EINVAL;
+	if (n)
+		memcpy(q + b->len + SP_LAB_FRAME_HDR, p, n);
+	b->len += SP_LAB_FRAME_HDR + n;
+	return 0;
+}
+
+/* Writes what b holds as far as fd takes it: 0, or -errno. */
+static int buf_flush(struct sup_buf *b, int fd)
+{
+	ssize_t w;
+
+	while (b->off < b->len) {
+		w = send(fd, b->p + b->off, b->len - b->off, MSG_NOSIGNAL);
+		if (w < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (w < 0)
+			return -errno;
+		b->off += (size_t)w;
+	}
+	b->len = b->off = 0;
+	return 0;
+}
+
+static void buf_drop(struct sup_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Every host process of the guest's group that UML does not trace: the
+ * kernel and its helpers. Its traced children (the guest's processes)
+ * are not signalled: UML takes a stop signal reported by one for a
+ * fault and kills it; they wait in ptrace stops on the kernel anyway. */
+static void signal_untraced(pid_t pgid, int sig)
+{
+	char path[64], buf[4096], *p;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	long pid, pgrp, tracer;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		pid = strtol(de->d_name, &p, 10);
+		if (*p || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (sp_file_read_prefix(path, buf, sizeof(buf)) ||
+		    !(p = strrchr(buf, ')')) ||
+		    sscanf(p + 2, "%*c %*d %ld", &pgrp) != 1 || pgrp != pgid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+		if (sp_file_read_prefix(path, buf, sizeof(buf)) ||
+		    !(p = strstr(buf, "\nTracerPid:")) ||
+		    sscanf(p + 11, "%ld", &tracer) != 1 || tracer)
+			continue;
+		kill((pid_t)pid, sig);
+	}
+	closedir(d);
+}
+
+static void freeze(struct sup *s, int on)
+{
+	if (s->frozen == on || s->uml <= 0)
+		return;
+	signal_untraced(s->uml, on ? SIGSTOP : SIGCONT);
+	s->frozen = on;
+}
+
+/* The host went (or was dropped): the agent is told unless it had
+ * nothing of it, and nothing half sent by it goes on. */
+static int host_gone(struct sup *s)
+{
+	close(s->cfd);
+	s->cfd = -1;
+	buf_drop(&s->to_host);
+	sp_lab_dec_free(&s->cdec);
+	if (s->idle)
+		return 0;
+	freeze(s, 0);
+	return buf_frame(&s->to_guest, SP_LAB_F_GONE, NULL, 0);
+}
+
+/* The host's bytes: whole frames but GONE (the agent's word is ours
+ * to give) on to the guest. 0, or -errno from the buffer. */
+static int from_host(struct sup *s)
+{
+	unsigned char buf[65536];
+	const unsigned char *pl;
+	ssize_t r = recv(s->cfd, buf, sizeof(buf), 0);
+	size_t n;
+	int type, ret;
+
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (r <= 0)
+		return host_gone(s);
+	if (sp_lab_dec_feed(&s->cdec, buf, (size_t)r))
+		return -ENOMEM;
+	while ((ret = sp_lab_dec_next(&s->cdec, &type, &pl, &n)) == 1) {
+		if (type == SP_LAB_F_GONE)
+			continue;
+		freeze(s, 0);
+		s->idle = 0;
+		if (buf_frame(&s->to_guest, type, pl, n))
+			return -ENOMEM;
+	}
+	/* a host that speaks no frames is dropped, as the agent would */
+	return ret < 0 ? host_gone(s) : 0;
+}
+
+/* The guest's frames to the host; its GONE ends the session. 0, or
+ * -EPROTO for a line that is no frames (a broken guest), -EPIPE when
+ * the guest closed it. */
+static int from_guest(struct sup *s)
+{
+	unsigned char buf[65536];
+	const unsigned char *pl;
+	ssize_t r = recv(s->gfd, buf, sizeof(buf), 0);
+	size_t n;
+	int type, ret;
+
+	if (r < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (r <= 0)
+		return -EPIPE;
+	if (sp_lab_dec_feed(&s->gdec, buf, (size_t)r))
+		return -ENOMEM;
+	while ((ret = sp_lab_dec_next(&s->gdec, &type, &pl, &n)) == 1) {
+		ret = sp_lab_frame_gone(type, n);
+		if (ret < 0)
+			return -EPROTO;
+		if (ret) {
+			s->idle = 1;
+			continue;
+		}
+		if (s->cfd >= 0 && buf_frame(&s->to_host, type, pl, n))
+			return -ENOMEM;
+	}
+	return ret < 0 ? -EPROTO : 0;
+}
+
+static void take_host(struct sup *s)
+{
+	s->cfd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (s->cfd >= 0)
+		sp_lab_dec_init(&s->cdec);
+}
+
+/* One poll round: 0, or an error that ends the lab. */
+static int serve_once(struct sup *s, const sigset_t *unblocked)
+{
+	struct pollfd pfd[3] = { { -1, POLLIN, 0 }, { s->gfd, 0, 0 },
+				 { s->cfd, 0, 0 } };
+	int ret = 0;
+
+	/* a new host only once the agent is done with the last */
+	if (s->cfd < 0 && s->idle && s->to_guest.len == 0)
+		pfd[0].fd = s->lfd;
+	pfd[1].events = (s->to_host.len ? 0 : POLLIN) |
+			(s->to_guest.len ? POLLOUT : 0);
+	pfd[2].events = (s->to_guest.len ? 0 : POLLIN) |
+			(s->to_host.len ? POLLOUT : 0);
+	if (ppoll(pfd, 3, NULL, unblocked) < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (pfd[1].revents & POLLOUT)
+		ret = buf_flush(&s->to_guest, s->gfd);
+	if (!ret && pfd[1].revents & (POLLIN | POLLHUP | POLLERR))
+		ret = from_guest(s);
+	if (!ret && s->cfd >= 0 && pfd[2].revents & POLLOUT &&
+	    buf_flush(&s->to_host, s->cfd))
+		ret = host_gone(s);
+	if (!ret && s->cfd >= 0 && pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+		ret = from_host(s);
+	if (!ret && pfd[0].revents & POLLIN)
+		take_host(s);
+	return ret;
+}
+
+static int listen_on(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(path, 0600) ||
+	    listen(fd, 16)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* The guest booted, its line our socket pair's other end. */
+static int boot_guest(struct sup *s, struct sp_lab_sandbox *sb)
+{
+	struct sp_lab_vm vm = *s->cfg->vm;
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	vm.ctl_fd = sv[1];
+	/* its job's streams (the agent's own output) into our log */
+	ret = sp_lab_uml_ops.spawn(&vm, STDOUT_FILENO, STDERR_FILENO, sb, &s->uml);
+	close(sv[1]);
+	if (ret) {
+		close(sv[0]);
+		return ret;
+	}
+	s->gfd = sv[0];
+	return fcntl(s->gfd, F_SETFL, O_NONBLOCK) ? -errno : 0;
+}
+
+/* 1 when the guest ended (reaped, said), 0 while it runs. */
+static int guest_ended(struct sup *s)
+{
+	int st;
+
+	sup_child = 0;
+	if (waitpid(s->uml, &st, WNOHANG) != s->uml)
+		return 0;
+	s->uml = -1;
+	sp_err("lab uml: the guest ended (%s %d)",
+	       WIFEXITED(st) ? "exit" : "signal",
+	       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return 1;
+}
+
+static void teardown(struct sup *s)
+{
+	if (s->uml > 0) {
+		freeze(s, 0);
+		/* its group: the kernel, its helpers and the guest's processes */
+		sp_proc_kill_pid(s->uml, 3000);
+	}
+	if (s->cfd >= 0)
+		close(s->cfd);
+	if (s->gfd >= 0)
+		close(s->gfd);
+	close(s->lfd);
+	sp_lab_dec_free(&s->gdec);
+	sp_lab_dec_free(&s->cdec);
+	buf_drop(&s->to_guest);
+	buf_drop(&s->to_host);
+}
+
+static void handle_signals(sigset_t *unblocked)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	/* only ppoll takes them: no flag is missed between check and wait */
+	sigprocmask(SIG_BLOCK, &block, unblocked);
+	sigdelset(unblocked, SIGTERM);
+	sigdelset(unblocked, SIGINT);
+	sigdelset(unblocked, SIGHUP);
+	sigdelset(unblocked, SIGCHLD);
+}
+
+/* Until a signal asks (the lab torn down, its files removed: exit 0)
+ * or the guest ends (its files left for lab status to report: exit 3). */
+static int serve(struct sup *s, const sigset_t *unblocked)
+{
+	int ret = 0;
+
+	while (!sup_signal && !ret) {
+		if (sup_child && guest_ended(s))
+			return 3;
+		if (s->cfd < 0 && s->idle && !s->to_guest.len)
+			freeze(s, 1);
+		ret = serve_once(s, unblocked);
+	}
+	if (ret)
+		sp_err("lab uml: %s: %s", ret == -EPROTO ?
+		       "the guest's control line carries no frames" :
+		       "the control line failed", strerror(-ret));
+	teardown(s);
+	if (!ret)
+		sp_lab_cleanup(s->cfg->run);
+	return ret ? 3 : 0;
+}
+
+static int sup_main(void *arg)
+{
+	const struct sp_lab_umlsup *cfg = arg;
+	struct sup s = { .cfg = cfg, .lfd = -1, .gfd = -1, .cfd = -1, .uml = -1 };
+	struct sp_lab_sandbox sb;
+	sigset_t unblocked;
+	int ret;
+
+	prctl(PR_SET_NAME, SP_LAB_UMLSUP_COMM, 0, 0, 0);
+	if (chdir(cfg->run->dir))
+		return 3;
+	handle_signals(&unblocked);
+	sp_lab_dec_init(&s.gdec);
+	sp_lab_dec_init(&s.cdec);
+	s.lfd = listen_on(cfg->run->sock);
+	ret = s.lfd < 0 ? s.lfd : boot_guest(&s, &sb);
+	if (ret) {
+		sp_err("lab uml: cannot start the guest: %s", strerror(-ret));
+		if (s.lfd >= 0)
+			close(s.lfd);
+		return 3;
+	}
+	sp_info("lab uml: guest pid %d, serving %s", (int)s.uml, cfg->run->sock);
+	return serve(&s, &unblocked);
+}
+
+int sp_lab_umlsup_spawn(const struct sp_lab_umlsup *s, pid_t *pid)
+{
+	struct sp_proc p;
+	/* its own session, no death signal: it outlives this command */
+	struct sp_proc_opts o = {
+		.flags = SP_PROC_SESSION | SP_PROC_STDIN_NULL | SP_PROC_CLOSE_FDS,
+		.logfile = s->agent_log,
+	};
+	int ret;
+
+	sp_proc_init(&p);
+	ret = sp_proc_fork(&p, sup_main, (void *)s, &o);
+	*pid = ret ? -1 : p.pid;
+	return ret;
+}
+
+int sp_lab_umlsup_is(long pid, const char *sock)
+{
+	char path[64], comm[32], cwd[PATH_MAX], mine[PATH_MAX + 16];
+	const char *name = strrchr(sock, '/');
+	ssize_t n;
+
+	if (pid <= 0 || !name)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (sp_file_read_prefix(path, comm, sizeof(comm)) ||
+	    strcmp(comm, SP_LAB_UMLSUP_COMM "\n"))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/cwd", pid);
+	n = readlink(path, cwd, sizeof(cwd) - 1);
+	if (n <= 0)
+		return 0;
+	cwd[n] = '\0';
+	snprintf(mine, sizeof(mine), "%s%s", cwd, name);
+	return sp_lab_same_socket(mine, sock);
+}
+
+/* The one child of pid that leads its own group: the UML kernel. */
+static long guest_of(long sup)
+{
+	char path[64], buf[1024], *p;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	long pid, ppid, pgrp, found = -1;
+
+	if (!d)
+		return -1;
+	while (found < 0 && (de = readdir(d))) {
+		pid = strtol(de->d_name, &p, 10);
+		if (*p || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (!sp_file_read_prefix(path, buf, sizeof(buf)) &&
+		    (p = strrchr(buf, ')')) &&
+		    sscanf(p + 2, "%*c %ld %ld", &ppid, &pgrp) == 2 &&
+		    ppid == sup && pgrp == pid)
+			found = pid;
+	}
+	closedir(d);
+	return found;
+}
+
+int sp_lab_umlsup_ticks(long pid, unsigned long long *ticks)
+{
+	char path[64], buf[2048], *p;
+	struct dirent *de;
+	unsigned long long ut, st;
+	long guest = guest_of(pid), pgrp, one;
+	DIR *d;
+
+	*ticks = 0;
+	if (guest <= 0 || !(d = opendir("/proc")))
+		return -ESRCH;
+	while ((de = readdir(d))) {
+		one = strtol(de->d_name, &p, 10);
+		if (*p || one <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", one);
+		if (!sp_file_read_prefix(path, buf, sizeof(buf)) &&
+		    (p = strrchr(buf, ')')) &&
+		    sscanf(p + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			   &pgrp, &ut, &st) == 3 && pgrp == guest)
+			*ticks += ut + st;
+	}
+	closedir(d);
+	return 0;
+}
