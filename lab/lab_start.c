@@ -13,6 +13,7 @@
 #include "lab/lab_ctl.h"
 #include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
+#include "lab/lab_sandbox.h"
 #include "lab/lab_uml.h"
 #include "lab/lab_umlsup.h"
 #include "lab/lab_vm.h"
@@ -208,6 +209,23 @@ static int write_state(const struct sp_lab_run *r, const struct sp_lab_info *inf
 	return ret;
 }
 
+/* The uml guest mounts its exchange folder in the run folder as the
+ * host's unprivileged user: the folders above must let others pass.
+ * 1, or 0 said. */
+static int run_reachable(const struct sp_lab_run *r)
+{
+	char parent[PATH_MAX], bad[PATH_MAX];
+
+	snprintf(parent, sizeof(parent), "%s", r->dir);
+	*strrchr(parent, '/') = '\0';
+	if (!*parent || sp_lab_path_public(parent, bad, sizeof(bad)))
+		return 1;
+	sp_err("lab start: the uml guest reaches its run folder %s as an "
+	       "unprivileged user, and %s is not readable by others "
+	       "(SLOWPATH_LAB_RUN elsewhere, or --engine qemu)", r->dir, bad);
+	return 0;
+}
+
 /* A lab already up is fine, a dead one cleared; the engine picked, its
  * prepared lab found and usable here (sp_lab_setup), the run folder
  * made with the agent's job. 0 to boot, 1 when one runs already, or an
@@ -241,6 +259,8 @@ static int start_prepare(const struct sp_lab_engines *e, struct sp_lab_run *r,
 		       (unsigned long long)mem);
 		return -SP_EXIT_USAGE;
 	}
+	if (vm->engine == SP_LAB_ENGINE_UML && !run_reachable(r))
+		return -SP_EXIT_ENV;
 	ret = mkdir_p(r->dir, 0700);
 	/* the uml guest's user (nobody) must reach the exchange folder in
 	 * it, though not list it or open anything else there */

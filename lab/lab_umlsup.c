@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Bytes on their way to one side. */
@@ -285,6 +286,8 @@ static int boot_guest(struct sup *s, struct sp_lab_sandbox *sb)
 	return fcntl(s->gfd, F_SETFL, O_NONBLOCK) ? -errno : 0;
 }
 
+static int group_gone(pid_t pgid, int ms);
+
 /* 1 when the guest ended (reaped, said), 0 while it runs. */
 static int guest_ended(struct sup *s)
 {
@@ -293,6 +296,9 @@ static int guest_ended(struct sup *s)
 	sup_child = 0;
 	if (waitpid(s->uml, &st, WNOHANG) != s->uml)
 		return 0;
+	/* what is left of its group goes with it */
+	kill(-s->uml, SIGKILL);
+	group_gone(s->uml, 2000);
 	s->uml = -1;
 	sp_err("lab uml: the guest ended (%s %d)",
 	       WIFEXITED(st) ? "exit" : "signal",
@@ -300,13 +306,41 @@ static int guest_ended(struct sup *s)
 	return 1;
 }
 
+/* Waits up to ms for every process of group pgid to be gone: 1 when
+ * they are. */
+static int group_gone(pid_t pgid, int ms)
+{
+	struct timespec tick = { 0, 20 * 1000000L };
+
+	for (; ms > 0; ms -= 20) {
+		if (kill(-pgid, 0) && errno == ESRCH)
+			return 1;
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+/* The guest is RAM and a private mount namespace: nothing of it
+ * needs an orderly end (UML takes SIGTERM for a guest shutdown its
+ * init does not do), so its whole group is killed outright. Returns
+ * once none is left, 2 s at most (lab stop's grace is 5). */
+static void kill_guest(struct sup *s)
+{
+	pid_t pgid = s->uml;
+	int st;
+
+	kill(-pgid, SIGKILL);
+	waitpid(s->uml, &st, 0);
+	s->uml = -1;
+	s->frozen = 0;
+	if (!group_gone(pgid, 2000))
+		sp_err("lab uml: processes of group %d outlived SIGKILL", (int)pgid);
+}
+
 static void teardown(struct sup *s)
 {
-	if (s->uml > 0) {
-		freeze(s, 0);
-		/* its group: the kernel, its helpers and the guest's processes */
-		sp_proc_kill_pid(s->uml, 3000);
-	}
+	if (s->uml > 0)
+		kill_guest(s);
 	if (s->cfd >= 0)
 		close(s->cfd);
 	if (s->gfd >= 0)
