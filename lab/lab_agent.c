@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -557,21 +556,6 @@ static int serve_frames(int port, struct sp_lab_dec *d)
 	return ret < 0 ? -1 : 0;
 }
 
-/* A console line carries frames as bytes: no echo, no line editing,
- * no flow control or signal characters, eight bits. */
-static int line_raw(int fd)
-{
-	struct termios t;
-
-	if (tcgetattr(fd, &t))
-		return -errno;
-	cfmakeraw(&t);
-	t.c_iflag &= ~(tcflag_t)(IXOFF | IXANY);
-	t.c_cc[VMIN] = 1;
-	t.c_cc[VTIME] = 0;
-	return tcsetattr(fd, TCSANOW, &t) ? -errno : 0;
-}
-
 int sp_lab_agent_serve(const char *port_path, int console)
 {
 	struct sp_lab_dec d;
@@ -588,7 +572,7 @@ int sp_lab_agent_serve(const char *port_path, int console)
 	agent_console = console;
 	/* the supervisor relays no host until this first GONE: nothing
 	 * reaches the line before it is raw */
-	ret = console ? line_raw(port) : 0;
+	ret = console ? sp_lab_agent_line_raw(port) : 0;
 	ret = ret ? ret : console ? sp_lab_agent_send(port, SP_LAB_F_GONE, NULL, 0) : 0;
 	if (ret) {
 		close(port);
@@ -614,10 +598,13 @@ int sp_lab_agent_serve(const char *port_path, int console)
 			}
 			continue;
 		}
-		if (broken || sp_lab_dec_feed(&d, buf, (size_t)r))
+		if ((broken && !agent_console) || sp_lab_dec_feed(&d, buf, (size_t)r))
 			continue;
-		if (serve_frames(port, &d))
+		if (!broken && serve_frames(port, &d))
 			broken = 1;	/* until the host hangs up */
+		/* a line's hang-up is the supervisor's GONE */
+		if (broken && agent_console)
+			broken = !sp_lab_agent_skip_to_gone(port, &d);
 	}
 	sp_lab_dec_free(&d);
 	close(port);
