@@ -126,6 +126,33 @@ static void signal_untraced(pid_t pgid, int sig)
 	closedir(d);
 }
 
+/* Processes of group pgid that are not zombies (those the guest's
+ * kernel left are reaped by init, in its own time). */
+static int group_live(pid_t pgid)
+{
+	char path[64], buf[512], *p, state;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	long pid, pgrp;
+	int n = 0;
+
+	if (!d)
+		return kill(-pgid, 0) == 0;
+	while ((de = readdir(d))) {
+		pid = strtol(de->d_name, &p, 10);
+		if (*p || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (!sp_file_read_prefix(path, buf, sizeof(buf)) &&
+		    (p = strrchr(buf, ')')) &&
+		    sscanf(p + 2, "%c %*d %ld", &state, &pgrp) == 2 &&
+		    pgrp == pgid && state != 'Z')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
 static void freeze(struct sup *s, int on)
 {
 	if (s->frozen == on || s->uml <= 0)
@@ -296,7 +323,10 @@ static int guest_ended(struct sup *s)
 	sup_child = 0;
 	if (waitpid(s->uml, &st, WNOHANG) != s->uml)
 		return 0;
-	/* what is left of its group goes with it */
+	/* no host may connect to a lab that is gone; what is left of its
+	 * group goes with it */
+	close(s->lfd);
+	s->lfd = -1;
 	kill(-s->uml, SIGKILL);
 	group_gone(s->uml, 2000);
 	s->uml = -1;
@@ -313,7 +343,7 @@ static int group_gone(pid_t pgid, int ms)
 	struct timespec tick = { 0, 20 * 1000000L };
 
 	for (; ms > 0; ms -= 20) {
-		if (kill(-pgid, 0) && errno == ESRCH)
+		if (!group_live(pgid))
 			return 1;
 		nanosleep(&tick, NULL);
 	}
@@ -339,13 +369,18 @@ static void kill_guest(struct sup *s)
 
 static void teardown(struct sup *s)
 {
+	/* first: a host connecting now would wait on a lab that is going */
+	if (s->lfd >= 0)
+		close(s->lfd);
+	s->lfd = -1;
 	if (s->uml > 0)
 		kill_guest(s);
 	if (s->cfd >= 0)
 		close(s->cfd);
 	if (s->gfd >= 0)
 		close(s->gfd);
-	close(s->lfd);
+	if (s->lfd >= 0)
+		close(s->lfd);
 	sp_lab_dec_free(&s->gdec);
 	sp_lab_dec_free(&s->cdec);
 	buf_drop(&s->to_guest);
