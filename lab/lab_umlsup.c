@@ -1,9 +1,7 @@
-/* The uml lab's supervisor (lab_umlsup.h). One loop, one host at a
- * time: a host's bytes go to the guest only as whole frames (a frame
- * half sent by a host that left would swallow the GONE after it), the
- * guest's frames to the host but GONE, which ends the agent's session
- * here. The guest's processes are stopped only between hosts, after
- * the agent said it is idle. */
+/* The uml lab's supervisor (lab_umlsup.h): the guest's processes, its
+ * signals, and one poll loop over the relay (lab_umlrelay.h). The
+ * guest's processes are stopped only between hosts, after the agent
+ * said it is idle. */
 #include "lab/lab_umlsup.h"
 
 #include "common/file.h"
@@ -12,6 +10,7 @@
 #include "lab/lab_engine.h"
 #include "lab/lab_frame.h"
 #include "lab/lab_sandbox.h"
+#include "lab/lab_umlrelay.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -30,20 +29,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Bytes on their way to one side. */
-struct sup_buf {
-	unsigned char *p;
-	size_t len, off;
-};
-
 struct sup {
 	const struct sp_lab_umlsup *cfg;
-	int lfd, gfd, cfd;	/* listening socket, guest line, host */
+	int lfd;		/* the control socket, listening */
 	pid_t uml;
-	int idle;		/* the agent said GONE: no session */
 	int frozen;		/* its processes stopped by us */
-	struct sp_lab_dec gdec, cdec;	/* the guest's, the host's frames */
-	struct sup_buf to_guest, to_host;
+	struct sp_lab_relay relay;	/* owns the guest's line and the host */
 };
 
 static volatile sig_atomic_t sup_signal, sup_child;
@@ -54,44 +45,6 @@ static void on_signal(int sig)
 		sup_child = 1;
 	else
 		sup_signal = sig;
-}
-
-static int buf_frame(struct sup_buf *b, int type, const void *p, size_t n)
-{
-	unsigned char *q = realloc(b->p, b->len + SP_LAB_FRAME_HDR + n);
-
-	if (!q)
-		return -ENOMEM;
-	b->p = q;
-	if (sp_lab_frame_header(type, n, q + b->len))
-		return -EINVAL;
-	if (n)
-		memcpy(q + b->len + SP_LAB_FRAME_HDR, p, n);
-	b->len += SP_LAB_FRAME_HDR + n;
-	return 0;
-}
-
-/* Writes what b holds as far as fd takes it: 0, or -errno. */
-static int buf_flush(struct sup_buf *b, int fd)
-{
-	ssize_t w;
-
-	while (b->off < b->len) {
-		w = send(fd, b->p + b->off, b->len - b->off, MSG_NOSIGNAL);
-		if (w < 0 && (errno == EAGAIN || errno == EINTR))
-			return 0;
-		if (w < 0)
-			return -errno;
-		b->off += (size_t)w;
-	}
-	b->len = b->off = 0;
-	return 0;
-}
-
-static void buf_drop(struct sup_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
 }
 
 /* Every host process of the guest's group that UML does not trace: the
@@ -161,113 +114,29 @@ static void freeze(struct sup *s, int on)
 	s->frozen = on;
 }
 
-/* The host went (or was dropped): the agent is told unless it had
- * nothing of it, and nothing half sent by it goes on. */
-static int host_gone(struct sup *s)
+static void thaw(void *ctx)
 {
-	close(s->cfd);
-	s->cfd = -1;
-	buf_drop(&s->to_host);
-	sp_lab_dec_free(&s->cdec);
-	if (s->idle)
-		return 0;
-	freeze(s, 0);
-	return buf_frame(&s->to_guest, SP_LAB_F_GONE, NULL, 0);
-}
-
-/* The host's bytes: whole frames but GONE (the agent's word is ours
- * to give) on to the guest. 0, or -errno from the buffer. */
-static int from_host(struct sup *s)
-{
-	unsigned char buf[65536];
-	const unsigned char *pl;
-	ssize_t r = recv(s->cfd, buf, sizeof(buf), 0);
-	size_t n;
-	int type, ret;
-
-	if (r < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (r <= 0)
-		return host_gone(s);
-	if (sp_lab_dec_feed(&s->cdec, buf, (size_t)r))
-		return -ENOMEM;
-	while ((ret = sp_lab_dec_next(&s->cdec, &type, &pl, &n)) == 1) {
-		if (type == SP_LAB_F_GONE)
-			continue;
-		freeze(s, 0);
-		s->idle = 0;
-		if (buf_frame(&s->to_guest, type, pl, n))
-			return -ENOMEM;
-	}
-	/* a host that speaks no frames is dropped, as the agent would */
-	return ret < 0 ? host_gone(s) : 0;
-}
-
-/* The guest's frames to the host; its GONE ends the session. 0, or
- * -EPROTO for a line that is no frames (a broken guest), -EPIPE when
- * the guest closed it. */
-static int from_guest(struct sup *s)
-{
-	unsigned char buf[65536];
-	const unsigned char *pl;
-	ssize_t r = recv(s->gfd, buf, sizeof(buf), 0);
-	size_t n;
-	int type, ret;
-
-	if (r < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (r <= 0)
-		return -EPIPE;
-	if (sp_lab_dec_feed(&s->gdec, buf, (size_t)r))
-		return -ENOMEM;
-	while ((ret = sp_lab_dec_next(&s->gdec, &type, &pl, &n)) == 1) {
-		ret = sp_lab_frame_gone(type, n);
-		if (ret < 0)
-			return -EPROTO;
-		if (ret) {
-			s->idle = 1;
-			continue;
-		}
-		if (s->cfd >= 0 && buf_frame(&s->to_host, type, pl, n))
-			return -ENOMEM;
-	}
-	return ret < 0 ? -EPROTO : 0;
-}
-
-static void take_host(struct sup *s)
-{
-	s->cfd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (s->cfd >= 0)
-		sp_lab_dec_init(&s->cdec);
+	freeze(ctx, 0);
 }
 
 /* One poll round: 0, or an error that ends the lab. */
 static int serve_once(struct sup *s, const sigset_t *unblocked)
 {
-	struct pollfd pfd[3] = { { -1, POLLIN, 0 }, { s->gfd, 0, 0 },
-				 { s->cfd, 0, 0 } };
-	int ret = 0;
+	struct sp_lab_relay *r = &s->relay;
+	struct pollfd pfd[3] = { { -1, POLLIN, 0 }, { r->gfd, 0, 0 },
+				 { r->cfd, 0, 0 } };
+	int ret, cfd;
 
 	/* a new host only once the agent is done with the last */
-	if (s->cfd < 0 && s->idle && s->to_guest.len == 0)
+	if (sp_lab_relay_quiet(r))
 		pfd[0].fd = s->lfd;
-	pfd[1].events = (s->to_host.len ? 0 : POLLIN) |
-			(s->to_guest.len ? POLLOUT : 0);
-	pfd[2].events = (s->to_guest.len ? 0 : POLLIN) |
-			(s->to_host.len ? POLLOUT : 0);
+	sp_lab_relay_events(r, &pfd[1].events, &pfd[2].events);
 	if (ppoll(pfd, 3, NULL, unblocked) < 0)
 		return errno == EINTR ? 0 : -errno;
-	if (pfd[1].revents & POLLOUT)
-		ret = buf_flush(&s->to_guest, s->gfd);
-	if (!ret && pfd[1].revents & (POLLIN | POLLHUP | POLLERR))
-		ret = from_guest(s);
-	if (!ret && s->cfd >= 0 && pfd[2].revents & POLLOUT &&
-	    buf_flush(&s->to_host, s->cfd))
-		ret = host_gone(s);
-	if (!ret && s->cfd >= 0 && pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
-		ret = from_host(s);
-	if (!ret && pfd[0].revents & POLLIN)
-		take_host(s);
+	ret = sp_lab_relay_round(r, pfd[1].revents, pfd[2].revents);
+	if (!ret && pfd[0].revents & POLLIN &&
+	    (cfd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
+		sp_lab_relay_take_host(r, cfd);
 	return ret;
 }
 
@@ -302,6 +171,7 @@ static int boot_guest(struct sup *s, struct sp_lab_sandbox *sb)
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
 	vm.ctl_fd = sv[1];
+	sp_lab_relay_init(&s->relay, sv[0], thaw, s);
 	/* its job's streams (the agent's own output) into our log */
 	ret = sp_lab_uml_ops.spawn(&vm, STDOUT_FILENO, STDERR_FILENO, sb, &s->uml);
 	close(sv[1]);
@@ -309,8 +179,7 @@ static int boot_guest(struct sup *s, struct sp_lab_sandbox *sb)
 		close(sv[0]);
 		return ret;
 	}
-	s->gfd = sv[0];
-	return fcntl(s->gfd, F_SETFL, O_NONBLOCK) ? -errno : 0;
+	return fcntl(sv[0], F_SETFL, O_NONBLOCK) ? -errno : 0;
 }
 
 static int group_gone(pid_t pgid, int ms);
@@ -375,16 +244,9 @@ static void teardown(struct sup *s)
 	s->lfd = -1;
 	if (s->uml > 0)
 		kill_guest(s);
-	if (s->cfd >= 0)
-		close(s->cfd);
-	if (s->gfd >= 0)
-		close(s->gfd);
-	if (s->lfd >= 0)
-		close(s->lfd);
-	sp_lab_dec_free(&s->gdec);
-	sp_lab_dec_free(&s->cdec);
-	buf_drop(&s->to_guest);
-	buf_drop(&s->to_host);
+	if (s->relay.gfd >= 0)
+		close(s->relay.gfd);
+	sp_lab_relay_free(&s->relay);
 }
 
 static void handle_signals(sigset_t *unblocked)
@@ -419,7 +281,7 @@ static int serve(struct sup *s, const sigset_t *unblocked)
 	while (!sup_signal && !ret) {
 		if (sup_child && guest_ended(s))
 			return 3;
-		if (s->cfd < 0 && s->idle && !s->to_guest.len)
+		if (sp_lab_relay_quiet(&s->relay))
 			freeze(s, 1);
 		ret = serve_once(s, unblocked);
 	}
@@ -436,7 +298,7 @@ static int serve(struct sup *s, const sigset_t *unblocked)
 static int sup_main(void *arg)
 {
 	const struct sp_lab_umlsup *cfg = arg;
-	struct sup s = { .cfg = cfg, .lfd = -1, .gfd = -1, .cfd = -1, .uml = -1 };
+	struct sup s = { .cfg = cfg, .lfd = -1, .uml = -1 };
 	struct sp_lab_sandbox sb;
 	sigset_t unblocked;
 	int ret;
@@ -445,8 +307,7 @@ static int sup_main(void *arg)
 	if (chdir(cfg->run->dir))
 		return 3;
 	handle_signals(&unblocked);
-	sp_lab_dec_init(&s.gdec);
-	sp_lab_dec_init(&s.cdec);
+	sp_lab_relay_init(&s.relay, -1, NULL, NULL);
 	s.lfd = listen_on(cfg->run->sock);
 	ret = s.lfd < 0 ? s.lfd : boot_guest(&s, &sb);
 	if (ret) {
