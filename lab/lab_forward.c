@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "common/outdir.h"
 #include "lab/lab_ctl.h"
+#include "lab/lab_umlsup.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -108,6 +109,9 @@ void sp_lab_report_dead_locked(const struct sp_lab_run *r,
 		       "start' starts a new one", r->dir);
 	/* a deaf qemu that still runs would keep the socket: end it */
 	sp_lab_stop_qemu(info->pid, r->sock, 2000);
+	/* a uml guest whose supervisor was killed outright outlives it */
+	if (sp_lab_umlsup_reap(r->xchg))
+		sp_info("lab: killed the uml guest its supervisor left");
 	sp_lab_cleanup(r);
 }
 

@@ -407,3 +407,47 @@ int sp_lab_umlsup_ticks(long pid, unsigned long long *ticks)
 	closedir(d);
 	return 0;
 }
+
+/* 1 when pid's argv has the word uml_dir=XCHG. */
+static int is_guest_of(long pid, const char *word)
+{
+	char path[64], *cmd, *arg;
+	size_t n;
+	int hit = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	if (sp_file_read(path, 1 << 16, &cmd, &n))
+		return 0;
+	for (arg = cmd; arg < cmd + n && !hit; arg += strlen(arg) + 1)
+		hit = !strcmp(arg, word);
+	free(cmd);
+	return hit;
+}
+
+int sp_lab_umlsup_reap(const char *xchg)
+{
+	char word[PATH_MAX + 16];
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	long pid;
+	pid_t pgid;
+	char *end;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	snprintf(word, sizeof(word), "uml_dir=%s", xchg);
+	while ((de = readdir(d))) {
+		pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0 || !is_guest_of(pid, word))
+			continue;
+		pgid = getpgid((pid_t)pid);
+		/* its group is the guest's, never ours */
+		if (pgid > 1 && pgid != getpgrp())
+			kill(-pgid, SIGKILL);
+		kill((pid_t)pid, SIGKILL);
+		n++;
+	}
+	closedir(d);
+	return n;
+}

@@ -36,6 +36,12 @@ int sp_lab_umlsup_spawn(const struct sp_lab_umlsup *s, pid_t *pid);
 /* 1 when pid is a supervisor serving the socket sock. */
 int sp_lab_umlsup_is(long pid, const char *sock);
 
+/* Kills what is left of a uml guest whose supervisor was killed
+ * outright (SIGKILL: its guest may be stopped, and a stopped process
+ * keeps its death signal pending): every process whose command line
+ * has uml_dir=xchg, and its group. The number found. */
+int sp_lab_umlsup_reap(const char *xchg);
+
 /* CPU time (clock ticks, user + system) of the guest's host processes
  * under supervisor pid: 0, or -errno (none found). */
 int sp_lab_umlsup_ticks(long pid, unsigned long long *ticks);
