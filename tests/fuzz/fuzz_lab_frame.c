@@ -168,7 +168,8 @@ static void info(const uint8_t *data, size_t size)
 	     sp_lab_info_parse(buf, &back) || back.pid != in.pid ||
 	     back.started != in.started || back.cpus != in.cpus ||
 	     back.mem != in.mem || strcmp(back.kver, in.kver) ||
-	     strcmp(back.console, in.console)))
+	     strcmp(back.console, in.console) || strcmp(back.engine, in.engine) ||
+	     strcmp(back.time, in.time)))
 		abort();
 	free(text);
 }
