@@ -145,7 +145,7 @@ static void say_dead_start(const char *xchg, const char *log)
 {
 	char *error = sp_lab_read_small(xchg, "error");
 
-	sp_err("lab start: the guest stopped while booting: %s (console log: %s)",
+	sp_err("lab start: the VM stopped while booting: %s (console log: %s)",
 	       error ? error : "no error from the guest", log);
 	free(error);
 }
