@@ -298,6 +298,10 @@ static void send_output(int port, struct sp_proc *p)
  * up, or a new host spoke) with no EXIT sent. */
 #define SESSION_HOST_GONE 1
 
+/* The port is the uml lab's console line (lab_umlsup.c): raw, never
+ * hangs up, and answers each GONE with one when it has no session. */
+static int agent_console;
+
 /* Reads the port while a command runs: 0; SESSION_HOST_GONE when the
  * port hung up, or a new host's first frame came (put back for the
  * serve loop: the old host is gone); -EPIPE for nonsense. */
@@ -320,7 +324,10 @@ static int read_port(int port, struct sp_lab_dec *d, struct sp_proc *p)
 	}
 	ret = sp_lab_dec_feed(d, buf, (size_t)r);
 	while (!ret && (ret = sp_lab_dec_next(d, &type, &pl, &n)) == 1) {
-		if (type == SP_LAB_F_REQ || type == SP_LAB_F_KEPT_ASK) {
+		/* GONE: the uml supervisor's word for a hang-up; the serve
+		 * loop answers it */
+		if (type == SP_LAB_F_REQ || type == SP_LAB_F_KEPT_ASK ||
+		    type == SP_LAB_F_GONE) {
 			sp_lab_dec_unget(d);
 			return SESSION_HOST_GONE;
 		}
@@ -489,6 +496,10 @@ static int run_request(int port, const struct sp_lab_req *req,
 	for (i = 0; !ret && req->sync[i]; i++)
 		ret = sp_lab_agent_walk(port, (unsigned int)i, req->sync[i], &w) ==
 		      -EPIPE ? SESSION_HOST_GONE : 0;
+	/* a console line takes every write: a host that went during the
+	 * walk is known only by the GONE waiting on the port */
+	if (!ret && agent_console)
+		ret = read_port(port, d, &p);
 done:
 	if (!ret) {
 		sp_lab_exit_encode(code, code_be);
@@ -524,6 +535,14 @@ static int serve_frames(int port, struct sp_lab_dec *d)
 				return -1;
 			continue;
 		}
+		if (sp_lab_frame_gone(type, n) < 0)
+			return -1;
+		if (type == SP_LAB_F_GONE) {
+			if (agent_console &&
+			    sp_lab_agent_send(port, SP_LAB_F_GONE, NULL, 0))
+				return -1;
+			continue;
+		}
 		if (type != SP_LAB_F_REQ)
 			continue;	/* a late SIG after its command */
 		if (sp_lab_req_decode(pl, n, &req))
@@ -537,7 +556,7 @@ static int serve_frames(int port, struct sp_lab_dec *d)
 	return ret < 0 ? -1 : 0;
 }
 
-int sp_lab_agent_serve(const char *port_path)
+int sp_lab_agent_serve(const char *port_path, int console)
 {
 	struct sp_lab_dec d;
 	unsigned char buf[65536];
@@ -547,9 +566,18 @@ int sp_lab_agent_serve(const char *port_path)
 	ret = shed_environment();
 	if (ret)
 		return ret;
-	port = open(port_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	port = open(port_path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (port < 0)
 		return -errno;
+	agent_console = console;
+	/* the supervisor relays no host until this first GONE: nothing
+	 * reaches the line before it is raw */
+	ret = console ? sp_lab_agent_line_raw(port) : 0;
+	ret = ret ? ret : console ? sp_lab_agent_send(port, SP_LAB_F_GONE, NULL, 0) : 0;
+	if (ret) {
+		close(port);
+		return ret;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	sp_lab_dec_init(&d);
 	for (;;) {
@@ -570,10 +598,13 @@ int sp_lab_agent_serve(const char *port_path)
 			}
 			continue;
 		}
-		if (broken || sp_lab_dec_feed(&d, buf, (size_t)r))
+		if ((broken && !agent_console) || sp_lab_dec_feed(&d, buf, (size_t)r))
 			continue;
-		if (serve_frames(port, &d))
+		if (!broken && serve_frames(port, &d))
 			broken = 1;	/* until the host hangs up */
+		/* a line's hang-up is the supervisor's GONE */
+		if (broken && agent_console)
+			broken = !sp_lab_agent_skip_to_gone(port, &d);
 	}
 	sp_lab_dec_free(&d);
 	close(port);

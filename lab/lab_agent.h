@@ -52,7 +52,17 @@ unsigned long sp_lab_kept_files(unsigned int *commands);
  * port's error. */
 int sp_lab_kept_serve(int port, const unsigned char *payload, size_t len);
 
-/* Serves port_path until the port cannot be used: -errno. */
-int sp_lab_agent_serve(const char *port_path);
+/* The console line (lab_agent_line.c): made raw, 8 bits, no echo,
+ * line editing, flow control or signal characters: 0 or -errno. */
+int sp_lab_agent_line_raw(int fd);
+/* After a frame the agent could not read: frames dropped up to the
+ * supervisor's GONE, which is answered; 1 once it came, 0 not yet. */
+struct sp_lab_dec;
+int sp_lab_agent_skip_to_gone(int port, struct sp_lab_dec *d);
+
+/* Serves port_path until the port cannot be used: -errno. console:
+ * it is the uml lab's console line (SP_LAB_UML_CTL_TTY), made raw,
+ * where GONE frames stand for hang-ups (lab_frame.h). */
+int sp_lab_agent_serve(const char *port_path, int console);
 
 #endif

@@ -2,6 +2,7 @@
  * runs, the lock and the session with the guest (see lab_ctl.h); what
  * the session copies back goes through lab_files.c. */
 #include "lab/lab_ctl.h"
+#include "lab/lab_umlsup.h"
 
 #include "common/file.h"
 #include "common/log.h"
@@ -127,9 +128,10 @@ int sp_lab_info_format(const struct sp_lab_info *in, char *buf, size_t len)
 {
 	int n = snprintf(buf, len,
 			 "pid %ld\nstarted %" PRId64 "\ncpus %" PRId64
-			 "\nmem %" PRIu64 "\nkver %s\nconsole %s\n",
+			 "\nmem %" PRIu64 "\nkver %s\nconsole %s\n"
+			 "engine %s\ntime %s\n",
 			 in->pid, in->started, in->cpus, in->mem, in->kver,
-			 in->console);
+			 in->console, in->engine, in->time);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
@@ -166,6 +168,11 @@ int sp_lab_info_parse(const char *text, struct sp_lab_info *out)
 		else if (!strcmp(key, "console") && vlen < sizeof(out->console))
 			snprintf(out->console, sizeof(out->console), "%.*s",
 				 (int)vlen, val);
+		else if (!strcmp(key, "engine") && vlen < sizeof(out->engine))
+			snprintf(out->engine, sizeof(out->engine), "%.*s",
+				 (int)vlen, val);
+		else if (!strcmp(key, "time") && vlen < sizeof(out->time))
+			snprintf(out->time, sizeof(out->time), "%.*s", (int)vlen, val);
 	}
 	return out->pid > 0 ? 0 : -EINVAL;
 }
@@ -229,6 +236,8 @@ int sp_lab_pid_is_ours(long pid, const char *sock)
 
 	if (pid <= 0)
 		return 0;
+	if (sp_lab_umlsup_is(pid, sock))
+		return 1;
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
 	if (sp_file_read(path, 1 << 20, &cmd, &n) || !n)
 		return 0;

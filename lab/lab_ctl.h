@@ -33,6 +33,8 @@ struct sp_lab_info {
 	uint64_t mem;
 	char kver[128];
 	char console[PATH_MAX + 96];	/* the kernel console log */
+	char engine[8];		/* "qemu", "uml"; "" (an older lab): qemu */
+	char time[8];		/* "real", "exact", or "" */
 };
 
 /* Fills r from $SLOWPATH_LAB_RUN (absolute; doubled and trailing
@@ -63,7 +65,8 @@ enum sp_lab_life sp_lab_probe(const struct sp_lab_run *r,
 /* 1 when the socket paths a and b name the same socket: equal, or
  * equal with their folders resolved. */
 int sp_lab_same_socket(const char *a, const char *b);
-/* 1 when pid is a live qemu whose -chardev labctl is the socket sock. */
+/* 1 when pid is a live qemu whose -chardev labctl is the socket sock,
+ * or the uml supervisor serving it (lab_umlsup.h). */
 int sp_lab_pid_is_ours(long pid, const char *sock);
 /* SIGTERM to our qemu, SIGKILL after grace_ms; waits for it to be gone.
  * 0, or -ESRCH when pid is not (or no longer) ours. */

@@ -151,7 +151,7 @@ static int uml_spawn(const struct sp_lab_vm *vm, int out_w, int err_w,
 	ret = keep_folder(vm->xchg_dir);
 	ret = ret ? ret : give_xchg(vm->xchg_dir, sb);
 	ret = ret ? ret : sp_lab_uml_ops.argv(vm, &argv);
-	ret = ret ? ret : sp_lab_start_uml(&argv, out_w, err_w, vm->mode,
+	ret = ret ? ret : sp_lab_start_uml(&argv, out_w, err_w, vm->ctl_fd, vm->mode,
 					   vm->console_log, sb, pid);
 	sp_strv_free(&argv);
 	return ret;

@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "common/outdir.h"
 #include "lab/lab_ctl.h"
+#include "lab/lab_umlsup.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -99,15 +100,18 @@ void sp_lab_report_dead_locked(const struct sp_lab_run *r,
 			    const struct sp_lab_info *info)
 {
 	if (info->pid > 0)
-		sp_err("lab: the lab VM (qemu pid %ld) has died; removed what it "
+		sp_err("lab: the lab VM (%s pid %ld) has died; removed what it "
 		       "left (its console log: %s); 'slowpath lab start' starts "
-		       "a new one", info->pid,
-		       info->console[0] ? info->console : "none");
+		       "a new one", info->engine[0] ? info->engine : "qemu",
+		       info->pid, info->console[0] ? info->console : "none");
 	else
 		sp_err("lab: removed what a dead lab left in %s; 'slowpath lab "
 		       "start' starts a new one", r->dir);
 	/* a deaf qemu that still runs would keep the socket: end it */
 	sp_lab_stop_qemu(info->pid, r->sock, 2000);
+	/* a uml guest whose supervisor was killed outright outlives it */
+	if (sp_lab_umlsup_reap(r->xchg))
+		sp_info("lab: killed the uml guest its supervisor left");
 	sp_lab_cleanup(r);
 }
 
@@ -384,7 +388,8 @@ int sp_lab_forward(int argc, char **argv, const struct sp_lab_forward_ops *ops,
 	case SP_LAB_UP:
 		break;
 	}
-	sp_debug("lab: %s runs in the lab (qemu pid %ld)", argv[0], info.pid);
+	sp_debug("lab: %s runs in the lab (%s pid %ld)", argv[0],
+		 info.engine[0] ? info.engine : "qemu", info.pid);
 	*code = forward_command(f, argc, argv);
 	return 1;
 }

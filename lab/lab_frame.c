@@ -15,9 +15,17 @@ int sp_lab_frame_type_ok(int type)
 	case SP_LAB_F_REQ: case SP_LAB_F_SIG: case SP_LAB_F_OUT:
 	case SP_LAB_F_ERR: case SP_LAB_F_FILE: case SP_LAB_F_DATA:
 	case SP_LAB_F_EXIT: case SP_LAB_F_KEPT_ASK: case SP_LAB_F_KEPT:
+	case SP_LAB_F_GONE:
 		return 1;
 	}
 	return 0;
+}
+
+int sp_lab_frame_gone(int type, size_t len)
+{
+	if (type != SP_LAB_F_GONE)
+		return 0;
+	return len ? -EBADMSG : 1;
 }
 
 static void put_u32(unsigned char *p, uint32_t v)

@@ -11,7 +11,9 @@
  * one EXIT. A session may instead ask for what an interrupted command
  * left (KEPT_ASK): the guest answers a KEPT frame per kept result, each
  * followed by its FILE/DATA, then EXIT; the host drops each result it
- * wrote whole with another KEPT_ASK. */
+ * wrote whole with another KEPT_ASK. On the uml lab the port is a
+ * console line relayed by a supervisor, which says a host's going with
+ * GONE (a line never hangs up). */
 #ifndef SP_LAB_FRAME_H
 #define SP_LAB_FRAME_H
 
@@ -34,10 +36,17 @@ enum sp_lab_frame_type {
 	SP_LAB_F_EXIT = 'X',	/* guest: u32 exit code 0..255, the end */
 	SP_LAB_F_KEPT_ASK = 'P', /* host: 'L' send kept results, 'D' id drop one */
 	SP_LAB_F_KEPT = 'G',	/* guest: one kept result: id, start, roots */
+	/* uml lab only, empty: from its supervisor (lab_umlsup.c), the
+	 * host went away, as a virtio port's hang-up says on qemu; from
+	 * the agent, it has no session (at start, and after each GONE) */
+	SP_LAB_F_GONE = 'H',
 };
 
 /* 1 when type is one of the above. */
 int sp_lab_frame_type_ok(int type);
+/* A decoded frame as GONE: 1 a GONE, 0 another type, -EBADMSG a GONE
+ * with a payload (nothing sends one). */
+int sp_lab_frame_gone(int type, size_t len);
 
 /* The header for a payload of len bytes: 0, -EINVAL (bad type) or
  * -EMSGSIZE (len over SP_LAB_FRAME_MAX). */

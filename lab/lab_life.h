@@ -50,7 +50,8 @@ int sp_lab_write_guest_job(const struct sp_lab_paths *lp, const char *xchg,
  * and our pid. */
 void sp_lab_log_names(const char *lab, char *console, char *agent_log, size_t len);
 
-/* lab start: a qemu lab that stays up (refused for any other engine). */
+/* lab start: a lab that stays up, on the engine sp_lab_setup picks
+ * (qemu serves its socket; a uml guest is served by lab_umlsup.h). */
 int sp_lab_start(const struct sp_lab_engines *e, const struct sp_lab_guest_opts *o);
 /* lab stop fetches what the lab kept (sp_lab_fetch_kept) before it
  * stops the VM; what it could not fetch is said lost, exit 3. */

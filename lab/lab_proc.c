@@ -215,11 +215,13 @@ int sp_lab_start_qemu(const struct sp_strv *argv, int out_w, int err_w,
 }
 
 int sp_lab_start_uml(const struct sp_strv *argv, int out_w, int err_w,
-		     enum sp_lab_mode mode, const char *console_log,
+		     int ctl_fd, enum sp_lab_mode mode, const char *console_log,
 		     struct sp_lab_sandbox *sb, pid_t *pid)
 {
 	const struct sp_proc_fd fds[] = { { out_w, SP_LAB_UML_OUT_FD },
-					  { err_w, SP_LAB_UML_ERR_FD } };
+					  { err_w, SP_LAB_UML_ERR_FD },
+					  { ctl_fd, SP_LAB_UML_CTL_IN_FD },
+					  { ctl_fd, SP_LAB_UML_CTL_OUT_FD } };
 	/* UML reads TMPDIR for where to keep its memory file */
 	char tmpdir[PATH_MAX + 8];
 	const char *env[] = { tmpdir, NULL };
@@ -234,9 +236,9 @@ int sp_lab_start_uml(const struct sp_strv *argv, int out_w, int err_w,
 		o.flags |= SP_PROC_PGROUP | SP_PROC_STDIN_NULL | SP_PROC_CLOSE_FDS;
 		o.logfile = console_log;
 	}
-	if (mode == SP_LAB_RUN) {
+	if (mode != SP_LAB_SHELL) {
 		o.fds = fds;
-		o.n_fds = 2;
+		o.n_fds = mode == SP_LAB_AGENT ? 4 : 2;
 	}
 	sp_proc_init(&p);
 	ret = sp_proc_spawn(&p, (const char *const *)argv->v, &o);

@@ -34,11 +34,12 @@ int sp_lab_start_qemu(const struct sp_strv *argv, int out_w, int err_w,
 		      enum sp_lab_mode mode, pid_t *pid);
 /* Starts the uml guest, confined by sb (lab_sandbox.h): as
  * sp_lab_start_qemu, with out_w and err_w as its fds 3 and 4 (UML's
- * consoles 1 and 2, sp_lab_uml_argv) and, but in a shell, the kernel's
- * console (its stdout and stderr) into console_log. */
+ * consoles 1 and 2, sp_lab_uml_argv), in SP_LAB_AGENT ctl_fd as its
+ * control line's fds (SP_LAB_UML_CTL_*_FD) and, but in a shell, the
+ * kernel's console (its stdout and stderr) into console_log. */
 struct sp_lab_sandbox;
 int sp_lab_start_uml(const struct sp_strv *argv, int out_w, int err_w,
-		     enum sp_lab_mode mode, const char *console_log,
+		     int ctl_fd, enum sp_lab_mode mode, const char *console_log,
 		     struct sp_lab_sandbox *sb, pid_t *pid);
 /* SIGTERM (to its group, when it leads one), then SIGKILL after 3 s;
  * reaps it. */

@@ -1,6 +1,8 @@
-/* lab start, stop, status and the two actions the guest runs for them
- * (agent, guest-info), lab_life.h: a qemu lab VM that stays up, its
- * control socket and pid file under /run/slowpath/lab (lab_ctl.h). */
+/* lab start, stop and the agent the guest runs for them, lab_life.h
+ * (status and guest-info: lab_status.c): a lab that stays up, its control
+ * socket and pid file under /run/slowpath/lab (lab_ctl.h): a qemu VM
+ * serving the socket itself, or a uml guest under the supervisor of
+ * lab_umlsup.h, which serves it. */
 #include "lab/lab_life.h"
 
 #include "common/exitcodes.h"
@@ -11,6 +13,9 @@
 #include "lab/lab_ctl.h"
 #include "lab/lab_layout.h"
 #include "lab/lab_proc.h"
+#include "lab/lab_sandbox.h"
+#include "lab/lab_uml.h"
+#include "lab/lab_umlsup.h"
 #include "lab/lab_vm.h"
 
 #include <errno.h>
@@ -20,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,15 +70,14 @@ static void self_exe(char *buf, size_t len)
 }
 
 /* The job and config the guest's init reads: run `slowpath lab agent`. */
-static int write_guest_job(const struct sp_lab_paths *lp, const char *xchg)
+static int write_guest_job(const struct sp_lab_paths *lp, const char *xchg,
+			   const struct sp_lab_vm *vm)
 {
 	char exe[PATH_MAX];
 	char *argv[] = { exe, "lab", "agent", NULL };
 
 	self_exe(exe, sizeof(exe));
-	const struct sp_lab_vm vm = { .mode = SP_LAB_AGENT };
-
-	return sp_lab_write_guest_job(lp, xchg, &vm, "/", argv, NULL);
+	return sp_lab_write_guest_job(lp, xchg, vm, "/", argv, NULL);
 }
 
 static int probe_signal(void *ctx)
@@ -146,16 +149,10 @@ static void say_dead_start(const char *xchg, const char *log)
 	free(error);
 }
 
-static int spawn_vm(const struct sp_lab_paths *lp, const struct sp_lab_run *r,
-		    int64_t cpus, uint64_t mem, const char *console,
-		    const char *agent_log, pid_t *pid)
+/* vm as sp_lab_setup filled it, made a started lab's. */
+static int spawn_vm(struct sp_lab_vm *vm, const struct sp_lab_run *r,
+		    const char *console, const char *agent_log, pid_t *pid)
 {
-	struct sp_lab_vm vm = {
-		.mode = SP_LAB_AGENT, .qemu = lp->qemu, .kernel = lp->kernel,
-		.initrd = lp->initrd, .xchg_dir = r->xchg,
-		.console_log = console, .cpus = cpus, .mem_bytes = mem,
-		.out_fd = 3, .err_fd = 4, .ctl_socket = r->sock,
-	};
 	struct sp_strv argv = { 0 };
 	struct sp_proc p;
 	struct sp_proc_fd fds[2];
@@ -167,8 +164,19 @@ static int spawn_vm(const struct sp_lab_paths *lp, const struct sp_lab_run *r,
 	};
 	int logfd, ret;
 
-	/* a running lab is qemu's (sp_lab_start) */
-	if (sp_lab_qemu_ops.argv(&vm, &argv))
+	vm->xchg_dir = r->xchg;
+	vm->console_log = console;
+	vm->out_fd = 3;
+	vm->err_fd = 4;
+	vm->ctl_socket = r->sock;
+	if (vm->engine == SP_LAB_ENGINE_UML) {
+		/* static: the supervisor is forked with it (sp_proc_fork) */
+		static struct sp_lab_umlsup sup;
+
+		sup = (struct sp_lab_umlsup){ r, vm, agent_log };
+		return sp_lab_umlsup_spawn(&sup, pid);
+	}
+	if (sp_lab_qemu_ops.argv(vm, &argv))
 		return -EINVAL;
 	logfd = open(agent_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (logfd < 0) {
@@ -200,22 +208,39 @@ static int write_state(const struct sp_lab_run *r, const struct sp_lab_info *inf
 	return ret;
 }
 
-/* A lab already up is fine, a dead one cleared; the prepared lab found,
- * qemu there, the run folder made with the agent's job. 0 to boot, 1
- * when one runs already, or an exit code (as -code), said. */
+/* The uml guest mounts its exchange folder in the run folder as the
+ * host's unprivileged user: the folders above must let others pass.
+ * 1, or 0 said. */
+static int run_reachable(const struct sp_lab_run *r)
+{
+	char parent[PATH_MAX], bad[PATH_MAX];
+
+	snprintf(parent, sizeof(parent), "%s", r->dir);
+	*strrchr(parent, '/') = '\0';
+	if (!*parent || sp_lab_path_public(parent, bad, sizeof(bad)))
+		return 1;
+	sp_err("lab start: the uml guest reaches its run folder %s as an "
+	       "unprivileged user, and %s is not readable by others "
+	       "(SLOWPATH_LAB_RUN elsewhere, or --engine qemu)", r->dir, bad);
+	return 0;
+}
+
+/* A lab already up is fine, a dead one cleared; the engine picked, its
+ * prepared lab found and usable here (sp_lab_setup), the run folder
+ * made with the agent's job. 0 to boot, 1 when one runs already, or an
+ * exit code (as -code), said. */
 static int start_prepare(const struct sp_lab_engines *e, struct sp_lab_run *r,
-			 uint64_t mem, const char *kernel_series,
+			 const struct sp_lab_guest_opts *o, struct sp_lab_vm *vm,
 			 struct sp_lab_paths *lp)
 {
-	/* only which prepared kernel: spawn_vm fills in the rest */
-	const struct sp_lab_vm which = { .kernel_series = kernel_series };
 	struct sp_lab_info info;
+	uint64_t mem = o->mem;
 	int ret;
 
 	switch (sp_lab_probe(r, &info)) {
 	case SP_LAB_UP:
-		sp_info("lab: already running (qemu pid %ld); 'slowpath lab stop' ends it",
-			info.pid);
+		sp_info("lab: already running (%s, pid %ld); 'slowpath lab stop' ends it",
+			info.engine[0] ? info.engine : "qemu", info.pid);
 		return 1;
 	case SP_LAB_DEAD:
 		sp_lab_report_dead_locked(r, &info);
@@ -223,26 +248,29 @@ static int start_prepare(const struct sp_lab_engines *e, struct sp_lab_run *r,
 	case SP_LAB_NONE:
 		break;
 	}
-	ret = sp_lab_find(e, lp, &which);
+	ret = sp_lab_setup(e, &o->ask, vm, lp);
 	if (ret)
-		return ret == -EINVAL ? -SP_EXIT_USAGE : -SP_EXIT_ENV;
-	if (sp_lab_find_program(SP_LAB_QEMU, lp->qemu, sizeof(lp->qemu))) {
-		sp_err("lab: %s is not installed (make deps installs qemu-system-x86)",
-		       SP_LAB_QEMU);
-		return -SP_EXIT_ENV;
-	}
+		return -ret;
+	vm->mode = SP_LAB_AGENT;
+	vm->mem_bytes = mem;
 	if (mem < (64ULL << 20)) {
 		sp_err("lab start: --mem %llu is too small (at least 64M)",
 		       (unsigned long long)mem);
 		return -SP_EXIT_USAGE;
 	}
+	if (vm->engine == SP_LAB_ENGINE_UML && !run_reachable(r))
+		return -SP_EXIT_ENV;
 	ret = mkdir_p(r->dir, 0700);
+	/* the uml guest's user (nobody) must reach the exchange folder in
+	 * it, though not list it or open anything else there */
+	if (!ret && vm->engine == SP_LAB_ENGINE_UML && chmod(r->dir, 0711))
+		ret = -errno;
 	if (!ret && sp_lab_run_trusted(r, "lab start"))
 		return -SP_EXIT_ENV;
 	if (!ret)
 		ret = mkdir(r->xchg, 0700) && errno != EEXIST ? -errno : 0;
 	if (!ret)
-		ret = write_guest_job(lp, r->xchg);
+		ret = write_guest_job(lp, r->xchg, vm);
 	if (ret) {
 		sp_err("lab start: cannot prepare %s: %s", r->dir, strerror(-ret));
 		sp_lab_cleanup(r);
@@ -254,7 +282,7 @@ static int start_prepare(const struct sp_lab_engines *e, struct sp_lab_run *r,
 /* The booted lab's record: pid, since when, its size, the kernel its
  * ready file names, its console log. */
 static int record_start(const struct sp_lab_run *r, const struct sp_lab_paths *lp,
-			pid_t pid, time_t t, int64_t cpus, uint64_t mem,
+			pid_t pid, time_t t, const struct sp_lab_vm *vm,
 			const char *console)
 {
 	struct sp_lab_info info;
@@ -263,8 +291,10 @@ static int record_start(const struct sp_lab_run *r, const struct sp_lab_paths *l
 	memset(&info, 0, sizeof(info));
 	info.pid = pid;
 	info.started = (int64_t)t;
-	info.cpus = cpus;
-	info.mem = mem;
+	info.cpus = vm->cpus;
+	info.mem = vm->mem_bytes;
+	snprintf(info.engine, sizeof(info.engine), "%s", sp_lab_engine_name(vm->engine));
+	snprintf(info.time, sizeof(info.time), "%s", sp_lab_time_name(vm->time));
 	/* the ready file starts with the kernel version the lab boots */
 	sp_lab_file(ready, sizeof(ready), lp->dir, SP_LAB_READY);
 	if (!sp_file_read_prefix(ready, info.kver, sizeof(info.kver)))
@@ -277,15 +307,24 @@ static int record_start(const struct sp_lab_run *r, const struct sp_lab_paths *l
 static int start_failed(const struct sp_lab_run *r, int ret, pid_t pid,
 			int64_t timeout_s, const char *console)
 {
-	int st;
+	int st, waited;
 
+	/* the uml supervisor closes the socket as its guest dies: a
+	 * moment before it exits */
+	for (waited = 0; ret == -EPIPE && waited < 2000; waited += 50) {
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			ret = -ECHILD;
+			break;
+		}
+		usleep(50000);
+	}
 	if (ret == -ECHILD || waitpid(pid, &st, WNOHANG) == pid)
 		say_dead_start(r->xchg, console);
 	else if (ret == -ETIMEDOUT)
 		sp_err("lab start: the guest did not answer within %lld s "
 		       "(console log: %s)", (long long)timeout_s, console);
 	else if (ret == -EINTR)
-		sp_err("lab start: stopped by signal %d; VM killed", (int)start_signal);
+		sp_err("lab start: stopped by signal %d; guest killed", (int)start_signal);
 	else
 		sp_err("lab start: %s (console log: %s)", strerror(-ret), console);
 	sp_lab_kill_vm(pid);
@@ -294,10 +333,10 @@ static int start_failed(const struct sp_lab_run *r, int ret, pid_t pid,
 }
 
 static int start_locked(const struct sp_lab_engines *e, const struct sp_lab_run *run,
-			int64_t cpus, uint64_t mem, int64_t timeout_s,
-			const char *kernel_series)
+			const struct sp_lab_guest_opts *o, int64_t timeout_s)
 {
-	struct sp_lab_run r = *run;
+	static struct sp_lab_run r;	/* the uml supervisor is forked with it */
+	struct sp_lab_vm vm = { .mode = SP_LAB_AGENT };
 	struct sp_lab_paths lp;
 	struct sigaction sa = { .sa_handler = on_start_signal };
 	char console[PATH_MAX + 96], agent_log[PATH_MAX + 96];
@@ -306,25 +345,29 @@ static int start_locked(const struct sp_lab_engines *e, const struct sp_lab_run 
 	pid_t pid = -1;
 	int ret, st;
 
-	ret = start_prepare(e, &r, mem, kernel_series, &lp);
+	r = *run;
+	ret = start_prepare(e, &r, o, &vm, &lp);
 	if (ret)
 		return ret > 0 ? SP_EXIT_OK : -ret;
 	sp_lab_log_names(lp.lab, console, agent_log, sizeof(console));
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	ret = spawn_vm(&lp, &r, cpus, mem, console, agent_log, &pid);
+	ret = spawn_vm(&vm, &r, console, agent_log, &pid);
 	if (ret) {
-		sp_err("lab start: cannot start %s: %s", SP_LAB_QEMU, strerror(-ret));
+		sp_err("lab start: cannot start %s: %s", vm.engine == SP_LAB_ENGINE_UML ?
+		       "the uml supervisor" : SP_LAB_QEMU, strerror(-ret));
 		sp_lab_cleanup(&r);
 		return SP_EXIT_RUNTIME;
 	}
-	if (record_start(&r, &lp, pid, t, cpus, mem, console)) {
+	if (record_start(&r, &lp, pid, t, &vm, console)) {
 		sp_err("lab start: cannot write %s", r.info);
 		ret = -EIO;
 	} else {
-		sp_info("lab: booting (qemu pid %d, %lld vCPUs, %llu MiB; console log %s)",
-			(int)pid, (long long)cpus, (unsigned long long)(mem >> 20), console);
+		sp_info("lab: booting (%s, %s time, pid %d, %lld vCPUs, %llu MiB; console log %s)",
+			sp_lab_engine_name(vm.engine), sp_lab_time_name(vm.time),
+			(int)pid, (long long)vm.cpus,
+			(unsigned long long)(vm.mem_bytes >> 20), console);
 		ret = wait_ready(&r, timeout_s ? t0 + timeout_s * 1000 : 0, pid, &st);
 	}
 	if (ret)
@@ -357,12 +400,6 @@ int sp_lab_start(const struct sp_lab_engines *e, const struct sp_lab_guest_opts 
 	struct sp_lab_run r;
 	int lock, code;
 
-	if (o->ask.engine && strcmp(o->ask.engine, "qemu")) {
-		sp_err("lab start: a running lab is qemu's for now; the uml "
-		       "engine runs one command a guest (lab run --engine uml)");
-		return SP_EXIT_USAGE;
-	}
-
 	if (sp_lab_run_paths(&r)) {
 		sp_err("lab start: SLOWPATH_LAB_RUN must be an absolute path of at most 80 bytes");
 		return SP_EXIT_USAGE;
@@ -370,14 +407,14 @@ int sp_lab_start(const struct sp_lab_engines *e, const struct sp_lab_guest_opts 
 	if (sp_lab_run_trusted(&r, "lab start"))
 		return SP_EXIT_ENV;
 	if (geteuid() != 0) {
-		sp_err("lab start: needs root: qemu shares / into the guest");
+		sp_err("lab start: needs root: the guest reads this host's / (qemu "
+		       "shares it; uml is confined in a mount namespace)");
 		return SP_EXIT_ENV;
 	}
 	lock = lock_run(&r, "start");
 	if (lock < 0)
 		return SP_EXIT_RUNTIME;
-	code = start_locked(e, &r, o->ask.cpus ? o->ask.cpus : 2, o->mem,
-			    o->timeout < 0 ? 900 : o->timeout, o->ask.kernel);
+	code = start_locked(e, &r, o, o->timeout < 0 ? 900 : o->timeout);
 	close(lock);
 	return code;
 }
@@ -429,125 +466,40 @@ static int stop_locked(const struct sp_lab_run *run)
 	}
 	if (sp_lab_stop_qemu(info.pid, r.sock, 5000) == -ESRCH) {
 		/* its socket answers: removing the files would orphan it */
-		sp_err("lab stop: %s answers, but qemu pid %ld is not the qemu "
-		       "serving it; nothing stopped or removed", r.sock, info.pid);
+		sp_err("lab stop: %s answers, but pid %ld is not the %s "
+		       "serving it; nothing stopped or removed", r.sock, info.pid,
+		       info.engine[0] ? info.engine : "qemu");
 		return SP_EXIT_RUNTIME;
 	}
 	sp_lab_cleanup(&r);
 	up = (int64_t)time(NULL) - info.started;
-	sp_info("lab: stopped (qemu pid %ld, up %lld min %lld s)", info.pid,
+	sp_info("lab: stopped (%s, pid %ld, up %lld min %lld s)",
+		info.engine[0] ? info.engine : "qemu", info.pid,
 		(long long)(up / 60), (long long)(up % 60));
 	return fetched;
 }
 
 
-/* qemu's CPU time since it started, as a share of one host CPU. */
-static double qemu_cpu_share(long pid, int64_t started)
-{
-	char path[64], buf[2048], *p;
-	unsigned long long ut = 0, stime = 0;
-	int64_t wall = (int64_t)time(NULL) - started;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (sp_file_read_prefix(path, buf, sizeof(buf)) || wall <= 0)
-		return -1;
-	p = strrchr(buf, ')');	/* the name may hold spaces */
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ut, &stime) != 2)
-		return -1;
-	return 100.0 * (double)(ut + stime) / (double)sysconf(_SC_CLK_TCK) /
-	       (double)wall;
-}
-
-int sp_lab_status_probe(struct sp_lab_status *st)
-{
-	struct sp_lab_run r;
-	enum sp_lab_life life;
-
-	memset(st, 0, sizeof(*st));
-	st->cpu_share = -1;
-	if (sp_lab_run_paths(&r)) {
-		sp_err("lab status: SLOWPATH_LAB_RUN must be an absolute path");
-		return SP_EXIT_USAGE;
-	}
-	if (!sp_lab_env_ok())
-		return SP_EXIT_USAGE;
-	if (sp_lab_run_trusted(&r, "lab status"))
-		return SP_EXIT_ENV;
-	life = sp_lab_probe(&r, &st->info);
-	if (life == SP_LAB_DEAD) {
-		/* even with --quiet: a dead lab is news */
-		sp_lab_report_dead(&r, &st->info);
-		return SP_EXIT_ENV;
-	}
-	st->up = life == SP_LAB_UP;
-	if (st->up)
-		st->cpu_share = qemu_cpu_share(st->info.pid, st->info.started);
-	return SP_EXIT_OK;
-}
-
-int sp_lab_status_guest(void)
-{
-	char exe[PATH_MAX];
-	char *argv[] = { exe, "lab", "guest-info", NULL }, *none[] = { NULL };
-
-	self_exe(exe, sizeof(exe));
-	return sp_lab_forward_run(argv, none);
-}
-
 int sp_lab_agent(void)
 {
+	const char *engine = getenv("SLOWPATH_LAB_ENGINE");
 	char port[64];
-	int ret;
+	int ret, console;
 
 	if (!getenv("SLOWPATH_IN_LAB")) {
 		sp_err("lab agent: runs only in the lab guest (lab start starts it)");
 		return SP_EXIT_USAGE;
 	}
-	if (sp_lab_find_port(SP_LAB_PORT_CTL, port, sizeof(port))) {
+	/* uml: the control line is a console, relayed by the supervisor */
+	console = engine && !strcmp(engine, "uml");
+	if (console)
+		snprintf(port, sizeof(port), "%s", SP_LAB_UML_CTL_TTY);
+	else if (sp_lab_find_port(SP_LAB_PORT_CTL, port, sizeof(port))) {
 		sp_err("lab agent: no virtio-serial port %s", SP_LAB_PORT_CTL);
 		return SP_EXIT_ENV;
 	}
 	sp_info("lab agent: serving %s", port);
-	ret = sp_lab_agent_serve(port);
+	ret = sp_lab_agent_serve(port, console);
 	sp_err("lab agent: %s: %s", port, strerror(-ret));
 	return SP_EXIT_RUNTIME;
-}
-
-/* Busy share of the guest's CPUs over about a second, from /proc/stat. */
-static int guest_cpu_busy(double *pct)
-{
-	unsigned long long v[2][8], total = 0, idle;
-	char line[512];
-	int i, k;
-
-	for (i = 0; i < 2; i++) {
-		if (i)
-			usleep(1000000);
-		if (sp_file_read_prefix("/proc/stat", line, sizeof(line)) ||
-		    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
-			   &v[i][0], &v[i][1], &v[i][2], &v[i][3], &v[i][4],
-			   &v[i][5], &v[i][6], &v[i][7]) != 8)
-			return -EIO;
-	}
-	for (k = 0; k < 8; k++)
-		total += v[1][k] - v[0][k];
-	idle = (v[1][3] - v[0][3]) + (v[1][4] - v[0][4]);
-	*pct = total ? 100.0 * (double)(total - idle) / (double)total : 0;
-	return 0;
-}
-
-void sp_lab_guest_facts(struct sp_lab_guest_facts *f)
-{
-	struct utsname u;
-	char line[256];
-
-	memset(f, 0, sizeof(*f));
-	f->cpu_busy = -1;
-	if (!uname(&u))
-		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
-	if (guest_cpu_busy(&f->cpu_busy))
-		f->cpu_busy = -1;
-	if (!sp_file_read_prefix("/proc/loadavg", line, sizeof(line)))
-		snprintf(f->load, sizeof(f->load), "%.*s", (int)strcspn(line, " \n"), line);
 }

@@ -61,6 +61,9 @@ int sp_lab_uml_argv(const struct sp_lab_vm *vm, struct sp_strv *out)
 		ret |= sp_strv_pushf(out, "con1=null,fd:%d", SP_LAB_UML_OUT_FD);
 		ret |= sp_strv_pushf(out, "con2=null,fd:%d", SP_LAB_UML_ERR_FD);
 	}
+	if (vm->mode == SP_LAB_AGENT)
+		ret |= sp_strv_pushf(out, "con3=fd:%d,fd:%d", SP_LAB_UML_CTL_IN_FD,
+				     SP_LAB_UML_CTL_OUT_FD);
 	ret |= sp_strv_pushf(out, "LAB_XCHG=%s", vm->xchg_dir);
 	ret |= sp_strv_pushf(out, "LAB_DIR=%s", vm->lab_dir);
 	if (ret) {

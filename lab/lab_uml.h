@@ -12,6 +12,12 @@
  * in the guest) written to these host fds of the UML process. */
 #define SP_LAB_UML_OUT_FD 3
 #define SP_LAB_UML_ERR_FD 4
+/* SP_LAB_AGENT (lab start): the control line, UML console 3 (the
+ * guest's /dev/tty3, where the agent serves), read from and written
+ * to these host fds of the UML process: its supervisor's socket. */
+#define SP_LAB_UML_CTL_IN_FD 5
+#define SP_LAB_UML_CTL_OUT_FD 6
+#define SP_LAB_UML_CTL_TTY "/dev/tty3"
 
 /* Can s stand on a kernel command line as (part of) one word? Printable
  * ASCII, no space, no quote, not empty. */

@@ -63,6 +63,9 @@ struct sp_lab_vm {
 	 * boots, lab/uml-init.sh as prepared */
 	const char *lab_dir;
 	const char *uml_init;
+	/* uml SP_LAB_AGENT: the host fd of the control line, the
+	 * supervisor's end of it (lab_umlsup.c) */
+	int ctl_fd;
 };
 
 /* A NULL-terminated, growable argv. */

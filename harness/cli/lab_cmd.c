@@ -63,7 +63,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: slowpath lab run [OPTIONS] -- CMD [ARG...]\n"
 		"       slowpath lab shell [OPTIONS]\n"
-		"       slowpath lab start [--cpus N] [--mem SIZE] [--timeout S]\n"
+		"       slowpath lab start [--engine E] [--time T] [--kernel SERIES]\n"
+		"                          [--cpus N] [--mem SIZE] [--timeout S]\n"
 		"       slowpath lab stop\n"
 		"       slowpath lab fetch [--out DIR]\n"
 		"       slowpath lab status [--quiet]\n"
@@ -109,6 +110,7 @@ static int print_engine(int argc, char **argv)
 static int print_status(int quiet)
 {
 	struct sp_lab_status st;
+	const char *engine;
 	char when[64];
 	time_t started;
 	int64_t up;
@@ -126,12 +128,14 @@ static int print_status(int quiet)
 	started = (time_t)st.info.started;
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", localtime(&started));
 	up = (int64_t)time(NULL) - st.info.started;
-	printf("lab: running since %s (%lld min), qemu pid %ld, %lld vCPUs, %llu MiB\n",
-	       when, (long long)(up / 60), st.info.pid, (long long)st.info.cpus,
-	       (unsigned long long)(st.info.mem >> 20));
+	engine = st.info.engine[0] ? st.info.engine : "qemu";
+	printf("lab: running since %s (%lld min), engine %s, %s time, pid %ld, "
+	       "%lld vCPUs, %llu MiB\n", when, (long long)(up / 60), engine,
+	       st.info.time[0] ? st.info.time : "real", st.info.pid,
+	       (long long)st.info.cpus, (unsigned long long)(st.info.mem >> 20));
 	if (st.cpu_share >= 0)
-		printf("lab: qemu has used %.0f%% of one host CPU since it started\n",
-		       st.cpu_share);
+		printf("lab: %s has used %.0f%% of one host CPU since it started\n",
+		       engine, st.cpu_share);
 	printf("lab: console log %s\n", st.info.console);
 	fflush(stdout);
 	return sp_lab_status_guest();

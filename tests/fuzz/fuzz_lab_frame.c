@@ -3,13 +3,16 @@
  * stream through the frame decoder (sp_lab_dec_feed in chunks of
  * 1 + byte0/2 bytes, sp_lab_dec_next), each whole frame through the
  * decoder of its type as lab_ctl.c (host: FILE, EXIT, KEPT) and
- * lab_agent.c (guest: REQ, KEPT_ASK) use them; what decodes must encode back to the same
+ * lab_agent.c (guest: REQ, KEPT_ASK) use them, GONE as the uml
+ * supervisor (lab_umlsup.c) and agent check it; what decodes must encode back to the same
  * payload (a request to the same strings). Odd: lab.info text
  * (sp_lab_info_parse), formatted and parsed back the same. */
 #include "tests/fuzz/fuzz.h"
 
 #include "lab/lab_ctl.h"
 #include "lab/lab_frame.h"
+
+#include <errno.h>
 
 static int strv_equal(char *const *a, char *const *b)
 {
@@ -111,6 +114,11 @@ static void frame(int type, const unsigned char *p, size_t n)
 	case SP_LAB_F_KEPT:
 		kept(p, n);
 		break;
+	case SP_LAB_F_GONE:
+		/* the uml supervisor and agent take only an empty one */
+		if (sp_lab_frame_gone(type, n) != (n ? -EBADMSG : 1))
+			abort();
+		break;
 	case SP_LAB_F_EXIT:
 		if (!sp_lab_exit_decode(p, n, &code)) {
 			sp_lab_exit_encode(code, enc);
@@ -160,7 +168,8 @@ static void info(const uint8_t *data, size_t size)
 	     sp_lab_info_parse(buf, &back) || back.pid != in.pid ||
 	     back.started != in.started || back.cpus != in.cpus ||
 	     back.mem != in.mem || strcmp(back.kver, in.kver) ||
-	     strcmp(back.console, in.console)))
+	     strcmp(back.console, in.console) || strcmp(back.engine, in.engine) ||
+	     strcmp(back.time, in.time)))
 		abort();
 	free(text);
 }

@@ -439,6 +439,19 @@ static void test_info_round_trip(void **state)
 	assert_int_equal(out.mem, 2ULL << 30);
 	assert_string_equal(out.kver, "6.1.0-57-amd64");
 	assert_string_equal(out.console, "/b/lab/logs/x.log");
+	/* a lab from before engines were recorded: none said (qemu) */
+	assert_string_equal(out.engine, "");
+	snprintf(in.engine, sizeof(in.engine), "uml");
+	snprintf(in.time, sizeof(in.time), "exact");
+	assert_int_equal(sp_lab_info_format(&in, text, sizeof(text)), 0);
+	assert_int_equal(sp_lab_info_parse(text, &out), 0);
+	assert_string_equal(out.engine, "uml");
+	assert_string_equal(out.time, "exact");
+	/* a value too long for its field is dropped, not cut */
+	assert_int_equal(sp_lab_info_parse("pid 1\nengine umlumlumlx\ntime exactexact\n",
+					   &out), 0);
+	assert_string_equal(out.engine, "");
+	assert_string_equal(out.time, "");
 	assert_int_equal(sp_lab_info_parse("cpus 2\n", &out), -EINVAL);
 	assert_int_equal(sp_lab_info_parse("", &out), -EINVAL);
 }

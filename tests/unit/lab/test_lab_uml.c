@@ -68,6 +68,31 @@ static void test_real_time_and_shell(void **state)
 	sp_strv_free(&sv);
 }
 
+/* lab start: the control line is console 3 on fds 5 and 6; a run
+ * has none. */
+static void test_agent_control_line(void **state)
+{
+	struct sp_lab_vm vm = base;
+	struct sp_strv sv = { 0 };
+
+	(void)state;
+	assert_int_equal(sp_lab_uml_argv(&base, &sv), 0);
+	for (size_t i = 0; i < sv.n; i++)
+		assert_null(strstr(sv.v[i], "con3"));
+	sp_strv_free(&sv);
+	vm.mode = SP_LAB_AGENT;
+	assert_int_equal(sp_lab_uml_argv(&vm, &sv), 0);
+	assert_true(has(&sv, "con3=fd:5,fd:6"));
+	assert_true(has(&sv, "con1=null,fd:3"));
+	assert_true(has(&sv, "con2=null,fd:4"));
+	assert_true(has(&sv, "con0=null,fd:1"));
+	assert_true(has(&sv, "time-travel=inf-cpu"));
+	sp_strv_free(&sv);
+	/* and still none without its console log */
+	vm.console_log = NULL;
+	assert_int_equal(sp_lab_uml_argv(&vm, &sv), -EINVAL);
+}
+
 /* A path that would split into two kernel words, or smuggle an
  * init= or a KEY=value of its own, is refused, as are 2 CPUs. */
 static void test_refuses_what_would_not_be_one_word(void **state)
@@ -100,6 +125,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_run),
 		cmocka_unit_test(test_real_time_and_shell),
+		cmocka_unit_test(test_agent_control_line),
 		cmocka_unit_test(test_refuses_what_would_not_be_one_word),
 	};
 
