@@ -127,10 +127,14 @@ static void selector_line(FILE *out, const struct sp_case_result *c,
 
 		if (s->dev != d)
 			continue;
-		if (estimate_ms(k, s->n_sel, s->sel, &v))
-			est += v, n_est++;
-		if (load_of(k, s->n_sel, s->sel, &v))
-			load += v, n_load++;
+		if (estimate_ms(k, s->n_sel, s->sel, &v)) {
+			est += v;
+			n_est++;
+		}
+		if (load_of(k, s->n_sel, s->sel, &v)) {
+			load += v;
+			n_load++;
+		}
 	}
 	path_tag(c, tl, d, tag, sizeof(tag));
 	fprintf(out, "  %-22s", tag);
