@@ -4,6 +4,7 @@ LIB_SRCS += harness/measure/diskstats.c harness/measure/fio_json.c \
 	    harness/measure/case_result.c harness/measure/case_read.c \
 	    harness/measure/shares.c \
 	    harness/measure/case_env.c harness/measure/timeline.c \
+	    harness/measure/timeline_tsv.c \
 	    harness/measure/timeline_metrics.c harness/measure/case_faults.c \
 	    harness/measure/result_file.c
 UNIT_TESTS += tests/unit/harness/measure/test_shares.c \

@@ -41,6 +41,7 @@ int sp_tl_init(struct sp_timeline *tl, const char *const *devs, size_t n)
 		strcpy(tl->dev[i], devs[i]);
 	}
 	tl->n_devs = n;
+	tl->mono_ns_t0 = -1;
 	return 0;
 }
 
@@ -81,7 +82,8 @@ int sp_tl_add(struct sp_timeline *tl, const struct sp_tl_sample *s)
 }
 
 int sp_tl_add_diskstats(struct sp_timeline *tl, int64_t t_ms,
-			const char *diskstats, const char *states)
+			const char *diskstats,
+			const struct sp_tl_path_view *views)
 {
 	struct sp_diskstat ds[SP_TL_MAX_DEVS];
 	const char *names[SP_TL_MAX_DEVS];
@@ -100,8 +102,15 @@ int sp_tl_add_diskstats(struct sp_timeline *tl, int64_t t_ms,
 		s.ios = ds[i].v[SP_DS_READS] + ds[i].v[SP_DS_WRITES];
 		s.sectors = ds[i].v[SP_DS_RSECTORS] + ds[i].v[SP_DS_WSECTORS];
 		s.in_flight = (uint32_t)ds[i].v[SP_DS_IN_FLIGHT];
-		s.state = states && i + 1 < tl->n_devs ? states[i]
-						       : SP_TL_UNKNOWN;
+		s.ticks_ms = ds[i].v[SP_DS_RTICKS] + ds[i].v[SP_DS_WTICKS];
+		s.has_ticks = 1;
+		s.state = SP_TL_UNKNOWN;
+		if (views && i + 1 < tl->n_devs) {
+			s.state = views[i].state;
+			s.n_sel = views[i].n_sel > SP_TL_MAX_SEL ? 0
+								 : views[i].n_sel;
+			memcpy(s.sel, views[i].sel, sizeof(s.sel));
+		}
 		ret = sp_tl_add(tl, &s);
 	}
 	return ret;
@@ -147,6 +156,33 @@ static int skip(const char **p, unsigned long n)
 	return 1;
 }
 
+/* The selector's per-path args: the first SP_TL_MAX_SEL kept when each
+ * is a decimal number (an unknown selector's words are not), all
+ * nargs skipped. 0 when the status ends before them. */
+static int selector_args(const char **p, unsigned long nargs,
+			 struct sp_mpath_path *mp)
+{
+	unsigned long i;
+	int numeric = 1;
+	char w[32], *end;
+
+	for (i = 0; i < nargs && i < SP_TL_MAX_SEL; i++) {
+		if (!word(p, w, sizeof(w)))
+			return 0;
+		errno = 0;
+		mp->sel[i] = strtoull(w, &end, 10);
+		if (*end || errno || w[0] < '0' || w[0] > '9')
+			numeric = 0;
+	}
+	if (nargs > i && !skip(p, nargs - i))
+		return 0;
+	mp->n_sel = numeric ? (unsigned int)(nargs < SP_TL_MAX_SEL ? nargs
+							   : SP_TL_MAX_SEL) : 0;
+	if (!numeric)
+		memset(mp->sel, 0, sizeof(mp->sel));
+	return 1;
+}
+
 /* dm-mpath's status: features (count, args), hardware handler (count,
  * args), number of groups, the next group, then per group its state, the
  * selector's group args (count, args), its path count and per-path arg
@@ -183,7 +219,8 @@ int sp_mpath_status_parse(const char *text, struct sp_mpath_path *paths,
 			    (strcmp(w, "A") && strcmp(w, "F")))
 				return -EINVAL;
 			mp.active = w[0] == 'A';
-			if (!number(&p, &fails) || !skip(&p, nargs))
+			if (!number(&p, &fails) ||
+			    !selector_args(&p, nargs, &mp))
 				return -EINVAL;
 			mp.fail_count = (unsigned int)fails;
 			if (*n < max)
@@ -195,111 +232,28 @@ int sp_mpath_status_parse(const char *text, struct sp_mpath_path *paths,
 
 void sp_tl_path_states(const struct sp_timeline *tl, const char *diskstats,
 		       const struct sp_mpath_path *paths, size_t n,
-		       char *states)
+		       struct sp_tl_path_view *views)
 {
 	struct sp_diskstat ds;
 	const char *name;
 	size_t i, j;
 
 	for (i = 0; i + 1 < tl->n_devs; i++) {
-		states[i] = SP_TL_UNKNOWN;
+		memset(&views[i], 0, sizeof(views[i]));
+		views[i].state = SP_TL_UNKNOWN;
 		name = tl->dev[i];
 		if (sp_diskstats_select(diskstats, "/proc/diskstats", &name, 1,
 					&ds))
 			continue;
 		for (j = 0; j < n; j++)
 			if (paths[j].major == ds.major &&
-			    paths[j].minor == ds.minor)
-				states[i] = paths[j].active ? SP_TL_ACTIVE
-							    : SP_TL_FAILED;
-	}
-}
-
-int sp_tl_write_tsv(FILE *out, const struct sp_timeline *tl,
-		    const struct sp_tl_event *ev, size_t n_ev)
-{
-	size_t i;
-
-	fputs("t_ms\tdev\tios_done\tin_flight\tsectors\tpath_state\n", out);
-	for (i = 0; i < n_ev; i++)
-		fprintf(out, "# fault\t%" PRId64 "\t%s\t%s\t%s\t%s\t%" PRId64
-			"\n", ev[i].t_ms, ev[i].path, ev[i].dev, ev[i].how,
-			sp_tl_event_kind_name(ev[i].kind), ev[i].took_ms);
-	if (tl->full)
-		fputs("# samples stopped: the timeline is full\n", out);
-	for (i = 0; i < tl->n; i++) {
-		const struct sp_tl_sample *s = &tl->s[i];
-
-		fprintf(out, "%" PRId64 "\t%s\t%" PRIu64 "\t%" PRIu32 "\t%"
-			PRIu64 "\t%c\n", s->t_ms, tl->dev[s->dev], s->ios,
-			s->in_flight, s->sectors, s->state);
-	}
-	return ferror(out) ? -EIO : 0;
-}
-
-static int parse_row(struct sp_timeline *tl, const char *line, size_t len)
-{
-	char buf[256], dev[SP_DS_NAMELEN + 1], state;
-	struct sp_tl_sample s = { 0 };
-	long long t;
-	unsigned long long ios, sectors;
-	unsigned int inf;
-	int idx, used = 0;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, line, len);
-	buf[len] = '\0';
-	if (sscanf(buf, "%lld\t%32s\t%llu\t%u\t%llu\t%c%n", &t, dev, &ios, &inf,
-		   &sectors, &state, &used) != 6 || (size_t)used != len ||
-	    strlen(dev) >= SP_DS_NAMELEN || t < 0 || t > SP_TL_MS_MAX ||
-	    (state != SP_TL_ACTIVE && state != SP_TL_FAILED &&
-	     state != SP_TL_UNKNOWN))
-		return -EINVAL;
-	idx = sp_tl_dev_index(tl, dev);
-	if (idx < 0) {
-		if (tl->n_devs == SP_TL_MAX_DEVS)
-			return -EINVAL;
-		strcpy(tl->dev[tl->n_devs], dev);
-		idx = (int)tl->n_devs++;
-	}
-	s.t_ms = t;
-	s.dev = (uint32_t)idx;
-	s.ios = ios;
-	s.in_flight = inf;
-	s.sectors = sectors;
-	s.state = state;
-	return sp_tl_add(tl, &s);
-}
-
-int sp_tl_parse_tsv(const char *text, const char *origin,
-		    struct sp_timeline *tl)
-{
-	const char *p = text, *nl;
-	unsigned int lineno = 0;
-	size_t len;
-	int ret;
-
-	memset(tl, 0, sizeof(*tl));
-	while (*p) {
-		nl = strchr(p, '\n');
-		len = nl ? (size_t)(nl - p) : strlen(p);
-		lineno++;
-		if (len && p[0] != '#' && (lineno > 1 || strncmp(p, "t_ms", 4))) {
-			ret = parse_row(tl, p, len);
-			if (ret) {
-				sp_err("%s:%u: '%.*s' is not a timeline row",
-				       origin, lineno, (int)(len > 60 ? 60 : len),
-				       p);
-				sp_tl_free(tl);
-				return ret == -ENOMEM ? ret : -EINVAL;
+			    paths[j].minor == ds.minor) {
+				views[i].state = paths[j].active ? SP_TL_ACTIVE
+								 : SP_TL_FAILED;
+				views[i].n_sel = (uint8_t)(paths[j].n_sel <=
+					SP_TL_MAX_SEL ? paths[j].n_sel : 0);
+				memcpy(views[i].sel, paths[j].sel,
+				       sizeof(views[i].sel));
 			}
-		}
-		p += len + (nl != NULL);
 	}
-	if (!tl->n_devs) {
-		sp_err("%s: no timeline rows", origin);
-		return -EINVAL;
-	}
-	return 0;
 }

@@ -23,6 +23,10 @@
  * far past any run, and small enough that t_ms + took_ms of two such
  * times cannot overflow an int64_t. Files past it are refused. */
 #define SP_TL_MS_MAX ((int64_t)1 << 40)
+/* The selector's numeric args per path kept from the map's status:
+ * HST "estimate outstanding stale_after", ST "in_flight_size
+ * relative_throughput", QL "qlen" (dm-ps-*.c, STATUSTYPE_INFO). */
+#define SP_TL_MAX_SEL 3
 
 /* A path's state as the map's status last said it. */
 enum sp_tl_state {
@@ -37,7 +41,19 @@ struct sp_tl_sample {
 	uint32_t in_flight;
 	uint64_t ios;		/* reads + writes completed, since boot */
 	uint64_t sectors;	/* read + written, since boot */
+	uint64_t ticks_ms;	/* read + write ticks (diskstats 4 + 8) */
+	uint64_t sel[SP_TL_MAX_SEL];	/* the selector's args, as read */
+	uint8_t n_sel;		/* 0: none read (the map, RR, old files) */
+	uint8_t has_ticks;	/* 0: a row of before ticks_ms was kept */
 	char state;		/* enum sp_tl_state */
+};
+
+/* What the map's status last said of one path: its state and its
+ * selector's args. */
+struct sp_tl_path_view {
+	char state;		/* enum sp_tl_state */
+	uint8_t n_sel;
+	uint64_t sel[SP_TL_MAX_SEL];
 };
 
 struct sp_timeline {
@@ -46,6 +62,10 @@ struct sp_timeline {
 	struct sp_tl_sample *s;
 	size_t n, cap;
 	int full;		/* SP_TL_MAX_SAMPLES reached: later ones dropped */
+	/* CLOCK_MONOTONIC (ns) of the host running the map at t_ms = 0,
+	 * so HST's stale_after (ktime_get_ns) reads as "stale in X ms";
+	 * -1: unknown (old files, or not given) */
+	int64_t mono_ns_t0;
 };
 
 enum sp_tl_event_kind {
@@ -80,16 +100,22 @@ int sp_tl_dev_index(const struct sp_timeline *tl, const char *dev);
 int sp_tl_add(struct sp_timeline *tl, const struct sp_tl_sample *s);
 
 /* One tick: every device of tl out of a whole /proc/diskstats text at
- * t_ms. states[i] is path i's state (NULL: all unknown); the map's is
- * always unknown. -EINVAL/-ENOENT as sp_diskstats_select. */
+ * t_ms. views[i] is path i's state and selector args (NULL: all
+ * unknown); the map's are always unknown. -EINVAL/-ENOENT as
+ * sp_diskstats_select. */
 int sp_tl_add_diskstats(struct sp_timeline *tl, int64_t t_ms,
-			const char *diskstats, const char *states);
+			const char *diskstats,
+			const struct sp_tl_path_view *views);
 
 /* One path of a multipath map's status. */
 struct sp_mpath_path {
 	unsigned int major, minor;
 	int active;		/* 'A' in the status, else 'F' */
 	unsigned int fail_count;
+	/* the selector's first SP_TL_MAX_SEL per-path args, when every one
+	 * of them is a decimal number (0: none, or one was not) */
+	unsigned int n_sel;
+	uint64_t sel[SP_TL_MAX_SEL];
 };
 
 /* The map's status line (`dmsetup status`: "START LEN multipath ..." or
@@ -99,15 +125,17 @@ int sp_mpath_status_parse(const char *text, struct sp_mpath_path *paths,
 			  size_t max, size_t *n);
 
 /* Each path disk of tl (major:minor from the diskstats text) gets its
- * state out of the parsed status: states[0..n_devs-1) of 'A', 'F' or
- * '-' when the map does not list it. */
+ * view out of the parsed status: views[0..n_devs-1), state 'A', 'F' or
+ * '-' (and no selector args) when the map does not list it. */
 void sp_tl_path_states(const struct sp_timeline *tl, const char *diskstats,
 		       const struct sp_mpath_path *paths, size_t n,
-		       char *states);
+		       struct sp_tl_path_view *views);
 
 /* The TSV: a header, one row per device and tick (t_ms dev ios_done
- * in_flight sectors path_state) and a "# fault" comment line per event,
- * so gnuplot and awk read it as is. */
+ * in_flight sectors path_state ticks_ms selector, the last "v1,v2,v3"
+ * or "-"), a "# clock" comment with mono_ns_t0 when known and a
+ * "# fault" comment line per event, so gnuplot and awk read it as is.
+ * The parser also reads the 6-column rows of before selector state. */
 int sp_tl_write_tsv(FILE *out, const struct sp_timeline *tl,
 		    const struct sp_tl_event *ev, size_t n_ev);
 /* Reads the rows back (comment lines skipped); the devices in the order
@@ -124,6 +152,13 @@ struct sp_tl_interval {
 	double iops[SP_TL_MAX_DEVS];
 	uint32_t in_flight[SP_TL_MAX_DEVS];
 	char state[SP_TL_MAX_DEVS];
+	/* the measured mean latency of the I/Os completed in the interval
+	 * (delta ticks / delta ios, ms); -1: none completed, or the
+	 * counters went backwards */
+	double lat_ms[SP_TL_MAX_DEVS];
+	/* the selector's args at the interval's end */
+	uint8_t n_sel[SP_TL_MAX_DEVS];
+	uint64_t sel[SP_TL_MAX_DEVS][SP_TL_MAX_SEL];
 };
 
 /* The intervals of tl, malloc'd (*n of them; 0 for fewer than two

@@ -32,6 +32,18 @@ static int next_tick(const struct sp_timeline *tl, size_t *i, struct tick *t)
 	return 1;
 }
 
+/* The mean latency (ms) of the I/Os completed between ticks p and s:
+ * the ticks they added over their count; -1 when none completed, a
+ * counter went backwards or a row had no ticks (of before them). */
+static double interval_latency(const struct sp_tl_sample *p,
+			       const struct sp_tl_sample *s)
+{
+	if (!p || !p->has_ticks || !s->has_ticks || s->ios <= p->ios ||
+	    s->ticks_ms < p->ticks_ms)
+		return -1;
+	return (double)(s->ticks_ms - p->ticks_ms) / (double)(s->ios - p->ios);
+}
+
 int sp_tl_intervals(const struct sp_timeline *tl, struct sp_tl_interval **out,
 		    size_t *n)
 {
@@ -59,11 +71,15 @@ int sp_tl_intervals(const struct sp_timeline *tl, struct sp_tl_interval **out,
 			const struct sp_tl_sample *s = t.dev[d], *p = last[d];
 
 			v->state[d] = s ? s->state : SP_TL_UNKNOWN;
+			v->lat_ms[d] = -1;
 			if (!s)
 				continue;
 			v->in_flight[d] = s->in_flight;
+			v->n_sel[d] = s->n_sel;
+			memcpy(v->sel[d], s->sel, sizeof(v->sel[d]));
 			if (p && s->ios >= p->ios && dt > 0)
 				v->iops[d] = (double)(s->ios - p->ios) / dt;
+			v->lat_ms[d] = interval_latency(p, s);
 		}
 		if (!first) {
 			v->t_ms = t.t_ms;

@@ -1,6 +1,8 @@
 /* Timeline tables and plots of a saved run. */
 #include "harness/report/render_timeline.h"
 
+#include "harness/report/render_selector.h"
+
 #include "common/log.h"
 #include "common/name.h"
 #include "common/outdir.h"
@@ -94,6 +96,8 @@ int sp_render_timeline(FILE *out, const struct sp_case_result *c,
 			fprintf(out, "at %" PRId64 " ms: %s %s could not be "
 				"done\n", f->ev[i].t_ms, f->ev[i].path,
 				f->ev[i].how);
+	if (tl && sp_render_selector(out, c, tl))
+		return -EIO;
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -201,6 +205,23 @@ int sp_plot_timeline_script(FILE *out, const struct sp_case_result *c,
 	return ferror(out) ? -EIO : 0;
 }
 
+/* selector-<stem>.dat beside the timeline's, and its plot in script. */
+static int selector_plot(const char *plot_dir, FILE *script,
+			 const struct sp_case_result *c,
+			 const struct sp_timeline *tl, const char *stem)
+{
+	char name[300];
+	FILE *f;
+	int ret;
+
+	snprintf(name, sizeof(name), "selector-%s.dat", stem);
+	f = sp_plot_open_in(plot_dir, "", name, "");
+	if (!f)
+		return -EIO;
+	ret = sp_plot_close_out(f, sp_plot_selector_data(f, c, tl));
+	return ret ? ret : sp_plot_selector_script(script, c, tl);
+}
+
 int sp_render_timelines(FILE *out, const char *run_dir,
 			const struct sp_case_result *cases, size_t n,
 			const char *plot_dir, const struct sp_plot_ops *ops,
@@ -256,6 +277,9 @@ int sp_render_timelines(FILE *out, const char *run_dir,
 				ret = sp_plot_close_out(f, sp_plot_timeline_data(f, &tl));
 			if (!ret)
 				ret = sp_plot_timeline_script(script, c, &tl);
+			if (!ret && sp_tl_has_selector(&tl))
+				ret = selector_plot(plot_dir, script, c, &tl,
+						    stem);
 			plots++;
 		}
 		if (have)

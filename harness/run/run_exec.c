@@ -41,7 +41,7 @@ static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 	return ret;
 }
 
-/* The map's status at 5 Hz, in process (dm/dm_dev.c): an exec costs
+/* The map's status at 10 Hz, in process (dm/dm_dev.c): an exec costs
  * about a second in the lab. */
 static int exec_dm_status(void *ctx, char **text)
 {

@@ -64,8 +64,8 @@ const struct sp_opt sp_run_cli_table[] = {
 	  .help = "fio checks every block it writes (crc32c, verify_backlog);"
 	  " write workloads only" },
 	{ .name = "timeline", .type = SP_OPT_BOOL, .offset = C(timeline),
-	  .help = "sample each path at 10 Hz into <case>.timeline.tsv (on "
-	  "with --fault and --verify)" },
+	  .help = "sample each path and its selector's state at 10 Hz into "
+	  "<case>.timeline.tsv (on with --fault and --verify)" },
 	{ .name = "warmup", .type = SP_OPT_INT, .offset = C(warmup_s),
 	  .def = "0", .min = 0, .max = SP_RUN_MAX_RUNTIME_S,
 	  .help = "before each HST case, S seconds of its workload at "

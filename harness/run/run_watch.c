@@ -24,7 +24,8 @@ int sp_run_watch_init(struct sp_run_watch *w, const struct sp_run_plan *plan,
 	w->ops = ops;
 	w->rec = rec;
 	sp_run_faults_reset(w->clock, SP_FAULT_MAX);
-	memset(w->states, SP_TL_UNKNOWN, sizeof(w->states));
+	for (i = 0; i < SP_TL_MAX_DEVS; i++)
+		w->views[i].state = SP_TL_UNKNOWN;
 	if (!plan->timeline)
 		return 0;
 	for (i = 0; i < t->n_paths && i + 1 < SP_TL_MAX_DEVS; i++)
@@ -58,7 +59,7 @@ static void read_states(struct sp_run_watch *w, const char *diskstats)
 	if (!w->ops->dm_status || w->ops->dm_status(w->ops->ctx, &text))
 		return;
 	if (!sp_mpath_status_parse(text, mp, sizeof(mp) / sizeof(mp[0]), &n))
-		sp_tl_path_states(&w->tl, diskstats, mp, n, w->states);
+		sp_tl_path_states(&w->tl, diskstats, mp, n, w->views);
 	else
 		sp_debug("map status '%.80s' is not dm-multipath's", text);
 	free(text);
@@ -76,7 +77,7 @@ static void sample(struct sp_run_watch *w, int64_t now)
 		if (w->ticks % SP_RUN_STATUS_EVERY == 0)
 			read_states(w, text);
 		ret = sp_tl_add_diskstats(&w->tl, since_start_ms(w, now), text,
-					  w->states);
+					  w->views);
 	}
 	free(text);
 	w->ticks++;
@@ -92,6 +93,9 @@ void sp_run_watch_begin(struct sp_run_watch *w)
 	int64_t now = w->ops->now_ns(w->ops->ctx);
 
 	w->fio_start_ns = now;
+	/* run's clock is CLOCK_MONOTONIC of the kernel running the map:
+	 * HST's stale_after is on it */
+	w->tl.mono_ns_t0 = now;
 	w->next_tick_ns = now + SP_RUN_TICK_MS * SP_NSEC_PER_MSEC;
 	w->next_fault_ns = w->plan->n_faults ? 0 : INT64_MAX;
 	sample(w, now);

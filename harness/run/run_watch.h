@@ -1,7 +1,7 @@
 /* What `slowpath run` does while one case's fio runs: samples the
  * timeline at 10 Hz (every path disk and the map from /proc/diskstats,
- * the paths' states from the map's status at 5 Hz), applies, flaps and
- * restores the case's faults when they fall due, and restores whatever
+ * the paths' states and their selector's args from the map's status),
+ * applies, flaps and restores the case's faults when they fall due, and restores whatever
  * is still broken when fio ends, is stopped or fails. Effects through
  * struct sp_run_ops; the clock is ops->now_ns, so unit tests drive it. */
 #ifndef SP_RUN_WATCH_H
@@ -13,7 +13,8 @@
 #include "harness/run/run_loop.h"
 
 #define SP_RUN_TICK_MS 100
-#define SP_RUN_STATUS_EVERY 2	/* ticks per status read: 5 Hz */
+#define SP_RUN_STATUS_EVERY 1	/* ticks per status read: 10 Hz, the
+				 * selector's state with every sample */
 
 struct sp_run_watch {
 	const struct sp_run_plan *plan;
@@ -25,7 +26,7 @@ struct sp_run_watch {
 	int sampling;			/* 0: no timeline, or it broke */
 	int64_t fio_start_ns, next_tick_ns, next_fault_ns;
 	unsigned int ticks;
-	char states[SP_TL_MAX_DEVS];
+	struct sp_tl_path_view views[SP_TL_MAX_DEVS];
 };
 
 /* A watch over one case (the timeline only when plan->timeline). */

@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const devs[] = { "sda", "sdb", "sdc", "dm-0" };
 	struct sp_mpath_path mp[8];
 	struct sp_timeline tl;
-	char states[4], *text = fuzz_text(data, size), *diskstats;
+	struct sp_tl_path_view views[4];
+	char *text = fuzz_text(data, size), *diskstats;
 	size_t n, i;
 
 	if (!text)
@@ -23,13 +24,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (sp_tl_init(&tl, devs, 4))
 			abort();
-		sp_tl_path_states(&tl, diskstats, mp, n, states);
+		sp_tl_path_states(&tl, diskstats, mp, n, views);
 		for (i = 0; i + 1 < tl.n_devs; i++)
-			if (states[i] != SP_TL_ACTIVE &&
-			    states[i] != SP_TL_FAILED &&
-			    states[i] != SP_TL_UNKNOWN)
+			if ((views[i].state != SP_TL_ACTIVE &&
+			     views[i].state != SP_TL_FAILED &&
+			     views[i].state != SP_TL_UNKNOWN) ||
+			    views[i].n_sel > SP_TL_MAX_SEL)
 				abort();
-		sp_tl_add_diskstats(&tl, 100, diskstats, states);
+		for (i = 0; i < n; i++)
+			if (mp[i].n_sel > SP_TL_MAX_SEL)
+				abort();
+		sp_tl_add_diskstats(&tl, 100, diskstats, views);
 		sp_tl_free(&tl);
 	}
 	free(text);

@@ -4,7 +4,8 @@
  * (sp_tl_parse_tsv). A timeline that parses must write out and parse
  * back to the same samples; then every metric the report draws from it
  * runs: intervals, stalls, the share's standard error, per-fault
- * failover and reinstatement (sp_render_timeline) and the plot data. */
+ * failover and reinstatement (sp_render_timeline), the plot data and
+ * what the selector saw (render_selector.c, as HST, ST and QL). */
 #include "tests/fuzz/fuzz.h"
 
 #include <json-c/json.h>
@@ -12,6 +13,7 @@
 
 #include "harness/measure/case_env.h"
 #include "harness/measure/case_result.h"
+#include "harness/report/render_selector.h"
 #include "harness/report/render_timeline.h"
 
 static FILE *devnull(void)
@@ -39,7 +41,8 @@ static void round_trip(const struct sp_timeline *tl,
 	if (sp_tl_write_tsv(mem, tl, f->ev, f->n_events) | fclose(mem))
 		abort();
 	if (sp_tl_parse_tsv(text, "round-trip", &back) ||
-	    back.n != tl->n || back.n_devs != tl->n_devs)
+	    back.n != tl->n || back.n_devs != tl->n_devs ||
+	    back.mono_ns_t0 != tl->mono_ns_t0)
 		abort();
 	for (i = 0; i < tl->n; i++)
 		if (back.s[i].t_ms != tl->s[i].t_ms ||
@@ -47,10 +50,32 @@ static void round_trip(const struct sp_timeline *tl,
 		    back.s[i].sectors != tl->s[i].sectors ||
 		    back.s[i].in_flight != tl->s[i].in_flight ||
 		    back.s[i].state != tl->s[i].state ||
+		    back.s[i].ticks_ms != tl->s[i].ticks_ms ||
+		    back.s[i].n_sel != tl->s[i].n_sel ||
+		    memcmp(back.s[i].sel, tl->s[i].sel, sizeof(tl->s[i].sel)) ||
 		    strcmp(back.dev[back.s[i].dev], tl->dev[tl->s[i].dev]))
 			abort();
 	sp_tl_free(&back);
 	free(text);
+}
+
+/* What the selector saw, as HST's and as ST's args. */
+static void selector(const struct sp_timeline *tl,
+		     const struct sp_case_result *c)
+{
+	static struct sp_case_result as;
+	static const char *const names[] = {
+		"historical-service-time", "service-time", "queue-length",
+	};
+	size_t i;
+
+	as = *c;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(as.selector, sizeof(as.selector), "%s", names[i]);
+		sp_render_selector(devnull(), &as, tl);
+		sp_plot_selector_data(devnull(), &as, tl);
+		sp_plot_selector_script(devnull(), &as, tl);
+	}
 }
 
 static void metrics(const struct sp_timeline *tl,
@@ -71,6 +96,7 @@ static void metrics(const struct sp_timeline *tl,
 	sp_render_timeline(devnull(), c, tl);
 	sp_plot_timeline_data(devnull(), tl);
 	sp_plot_timeline_script(devnull(), c, tl);
+	selector(tl, c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -63,7 +63,7 @@ static void samples_from_diskstats_and_status(void **state)
 {
 	struct sp_mpath_path mp[4];
 	struct sp_timeline tl;
-	char states[3];
+	struct sp_tl_path_view views[3];
 	size_t n;
 
 	(void)state;
@@ -87,10 +87,10 @@ static void samples_from_diskstats_and_status(void **state)
 
 	assert_int_equal(sp_tl_init(&tl, devs3, 3), 0);
 	assert_int_equal(sp_mpath_status_parse(status_st, mp, 4, &n), 0);
-	sp_tl_path_states(&tl, diskstats_t0, mp, n, states);
-	assert_int_equal(states[0], 'A');
-	assert_int_equal(states[1], 'F');
-	assert_int_equal(sp_tl_add_diskstats(&tl, 100, diskstats_t0, states), 0);
+	sp_tl_path_states(&tl, diskstats_t0, mp, n, views);
+	assert_int_equal(views[0].state, 'A');
+	assert_int_equal(views[1].state, 'F');
+	assert_int_equal(sp_tl_add_diskstats(&tl, 100, diskstats_t0, views), 0);
 	assert_int_equal(tl.n, 3);
 	assert_int_equal(tl.s[0].ios, 150);	/* reads + writes */
 	assert_int_equal(tl.s[0].sectors, 1200);
@@ -293,9 +293,9 @@ static void tsv_round_trip(void **state)
 	assert_int_equal(sp_tl_write_tsv(f, &tl, hang_events, 2), 0);
 	fclose(f);
 	assert_non_null(strstr(text, "t_ms\tdev\tios_done\tin_flight\tsectors\t"
-			       "path_state\n"));
+			       "path_state\tticks_ms\tselector\n"));
 	assert_non_null(strstr(text, "# fault\t250\tp2\tsdc\thang\tapplied\t0\n"));
-	assert_non_null(strstr(text, "100\tsdc\t10\t4\t80\tA\n"));
+	assert_non_null(strstr(text, "100\tsdc\t10\t4\t80\tA\t0\t-\n"));
 	assert_int_equal(sp_tl_parse_tsv(text, "x.tsv", &back), 0);
 	assert_int_equal(back.n_devs, 3);
 	assert_string_equal(back.dev[2], "dm-0");

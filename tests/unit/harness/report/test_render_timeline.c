@@ -97,7 +97,7 @@ static void table_plot_and_hostile_files(void **state)
 {
 	const struct sp_plot_ops ops = { .run = mock_run };
 	struct sp_case_result c[2];
-	char plots[128], *text = NULL, *s;
+	char plots[128], path[256], *text = NULL, *s;
 	size_t len = 0, shown;
 	FILE *out;
 
@@ -143,7 +143,12 @@ static void table_plot_and_hostile_files(void **state)
 	assert_non_null(strstr(text, "set label 'p2 hang' at 1.000"));
 	assert_non_null(strstr(text, "set label 'p2 restored' at 2.000"));
 	assert_non_null(strstr(text, "title 'dm-0 (map)'"));
+	/* a timeline of before selector state plots as it did */
+	assert_null(strstr(text, "selector-"));
 	free(text);
+	snprintf(path, sizeof(path), "%s/plots/selector-two-randwrite-4k-qd8-"
+		 "st.dat", run_dir);
+	assert_int_equal(access(path, F_OK), -1);
 
 	/* a device name that is not one of ours never reaches gnuplot */
 	s = strdup(tsv);

@@ -149,6 +149,14 @@ static void faults_timed_and_recorded(void **state)
 	assert_true(tl.n / 3 >= 45 && tl.n / 3 <= 56);
 	for (i = 3; i < tl.n; i += 3)	/* ticks ~100 ms apart */
 		assert_true(tl.s[i].t_ms - tl.s[i - 3].t_ms <= 200);
+	/* the selector's args with every tick (ST's "0 1" in the mock's
+	 * status), none on the map; the clock at t_ms 0 */
+	for (i = 0; i < tl.n; i++) {
+		assert_int_equal(tl.s[i].n_sel, tl.s[i].dev < 2 ? 2 : 0);
+		if (tl.s[i].dev < 2)
+			assert_true(tl.s[i].sel[1] == 1);
+	}
+	assert_true(tl.mono_ns_t0 >= 0);
 	sp_tl_fault_metrics(&tl, s.cases[0].faults.ev,
 			    s.cases[0].faults.n_events, fm, 4, &n);
 	assert_int_equal(n, 2);
