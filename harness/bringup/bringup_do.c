@@ -93,6 +93,12 @@ static int up_checks(const struct sp_topo *topo, const struct sp_up_args *cli)
 		       "none", topo->file);
 		return SP_EXIT_USAGE;
 	}
+	if ((cli->transport >= 0 ? cli->transport : (int)topo->transport) ==
+	    SP_TRANSPORT_NVME_TCP && (cli->calibrate || cli->serial_base_ns)) {
+		sp_err("up: --calibrate and --serial-base are not there yet "
+		       "for transport nvme-tcp (docs/nvme.md)");
+		return SP_EXIT_USAGE;
+	}
 	if (cli->calibrate && cli->serial_base_ns > cli->calib_base_ns) {
 		sp_err("up: --serial-base %lldns is more than --calibrate-base "
 		       "%lldns, the whole base", (long long)cli->serial_base_ns,
@@ -118,6 +124,11 @@ static void up_opts(const struct sp_topo *topo, const struct sp_up_args *cli,
 		o->has_mech = 1;
 		o->mech = (enum sp_mech)cli->mechanism;
 	}
+	if (cli->transport >= 0) {
+		o->has_transport = 1;
+		o->transport = (enum sp_transport)cli->transport;
+	}
+	o->not_serial = cli->not_serial;
 	o->scale = (uint64_t)cli->scale;
 	o->serial_base_ns = cli->serial_base_ns;
 	o->unit_ns = cli->unit_ns;
@@ -193,6 +204,17 @@ static int up_calibrate(const struct sp_up_args *cli)
 	return 0;
 }
 
+/* What fio is to be pointed at: the map, or nvme-tcp's namespace disk. */
+static void print_device(const struct sp_topo *topo)
+{
+	static struct sp_state st;
+
+	if (!sp_do_load_state(&st) && st.transport == SP_TRANSPORT_NVME_TCP)
+		printf("/dev/%s\n", st.head);
+	else
+		printf("/dev/mapper/%s\n", topo->map_name);
+}
+
 int sp_do_up(const char *topology, const struct sp_up_args *cli, int check_only)
 {
 	static struct sp_topo topo;
@@ -219,7 +241,7 @@ int sp_do_up(const char *topology, const struct sp_up_args *cli, int check_only)
 		ret = up_calibrate(cli);
 	if (ret)
 		return ret;
-	printf("/dev/mapper/%s\n", topo.map_name);
+	print_device(&topo);
 	return SP_EXIT_OK;
 }
 

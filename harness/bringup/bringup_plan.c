@@ -136,6 +136,34 @@ static int store_io_override(int *io)
 	return 0;
 }
 
+/* nvme-tcp: nvmet has no delay store, so every path's delay goes on
+ * the wire (netem on the target's veth). A serial topology cannot be
+ * had that way: refused, unless o->not_serial says to run its delays
+ * as latency (docs/nvme.md). */
+static int nvme_delays(struct sp_topo *t, const struct sp_up_opts *o,
+		       char *err, size_t errlen)
+{
+	size_t i;
+
+	if (t->transport != SP_TRANSPORT_NVME_TCP)
+		return 0;
+	if (t->servers && !o->not_serial)
+		return sp_errf(err, errlen, -EINVAL, "%s: servers = %u (serial "
+			       "paths) cannot be had over nvme-tcp: nvmet has "
+			       "no delay store, netem delays packets, not "
+			       "commands in turn; add --not-serial to run its "
+			       "delays as latency (the paths are then not "
+			       "serial)", t->file, t->servers);
+	if (o->has_mech && o->mech != SP_MECH_NETEM)
+		return sp_errf(err, errlen, -EINVAL, "--mechanism %s: nvme-tcp "
+			       "paths are delayed by netem only",
+			       sp_mech_names[o->mech]);
+	t->servers = 0;
+	for (i = 0; i < t->npaths; i++)
+		t->paths[i].mech = SP_MECH_NETEM;
+	return 0;
+}
+
 int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		    struct sp_state *st, char *err, size_t errlen)
 {
@@ -160,7 +188,11 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	if (o->has_mech)
 		for (i = 0; i < t.npaths; i++)
 			t.paths[i].mech = o->mech;
-	ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
+	if (o->has_transport)
+		t.transport = o->transport;
+	ret = nvme_delays(&t, o, err, errlen);
+	if (!ret)
+		ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
 	if (!ret)
 		ret = add_serial_base(&t, o->serial_base_ns, rp, err, errlen);
 	if (!ret)
@@ -197,6 +229,11 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 			     "record paths with blanks in them",
 			     strpbrk(st->backing, " \t\n") ? st->backing
 							    : st->topo_file);
+	st->transport = t.transport;
+	if (t.transport == SP_TRANSPORT_NVME_TCP &&
+	    sp_snprintf(st->nqn, sizeof(st->nqn), "%s%s-%s", SP_UP_NQN_PREFIX,
+			safe, o->tag))
+		return sp_errf(err, errlen, -ENAMETOOLONG, "nqn too long");
 	st->size_bytes = t.size_bytes;
 	st->scale = o->scale > 1 ? o->scale : 1;
 	st->sel = o->has_selector ? o->sel : t.selector;

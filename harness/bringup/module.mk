@@ -9,6 +9,9 @@ LIB_SRCS += harness/bringup/state_parse.c harness/bringup/state_file.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
 	    harness/bringup/state_compact.c harness/bringup/lock.c \
 	    harness/bringup/state_failover.c harness/bringup/bringup_failover.c \
+	    harness/bringup/state_nvme.c harness/bringup/bringup_nvme.c \
+	    harness/bringup/bringup_nvme_down.c \
+	    harness/bringup/nvmet_plan.c harness/bringup/nvmet_sys.c \
 	    harness/bringup/bringup_hst.c harness/bringup/calib.c \
 	    harness/bringup/bringup_do.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
