@@ -22,7 +22,8 @@ UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup_down.c \
 	      tests/unit/harness/bringup/test_lock.c \
 	      tests/unit/harness/bringup/test_bringup_scale.c \
-	      tests/unit/harness/bringup/test_calib.c
+	      tests/unit/harness/bringup/test_calib.c \
+	      tests/unit/harness/bringup/test_nvmet.c
 # the mock system of sp_sys_ops, one copy for every test that uses it
 BRINGUP_MOCK := tests/unit/harness/bringup/bringup_mock.c tests/unit/harness/bringup/bringup_mock_kernel.c \
 		tests/unit/harness/bringup/bringup_mock_files.c

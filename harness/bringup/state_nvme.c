@@ -48,9 +48,24 @@ int sp_state_loop_ok(const char *dev)
 	return numbered(dev, "/dev/loop", NULL);
 }
 
+/* digits at *s (1 to 6 of them), *s moved past them; 0 when none */
+static int digits(const char **s)
+{
+	size_t d = strspn(*s, "0123456789");
+
+	*s += d;
+	return d && d <= 6;
+}
+
 int sp_state_nvme_disk_ok(const char *disk)
 {
-	return numbered(disk, "nvme", "n");
+	const char *s = disk + 4;
+
+	if (strncmp(disk, "nvme", 4) || !digits(&s))
+		return 0;
+	if (*s == 'c' && (++s, !digits(&s)))
+		return 0;
+	return *s++ == 'n' && digits(&s) && !*s;
 }
 
 static int copy(char *dst, size_t len, const char *src)
