@@ -289,6 +289,17 @@ int sp_bringup_hst_ensure(const struct sp_sys_ops *ops, uint64_t k,
  * hidden disk (nvmeScKnH) as the path's disk. 0 or -errno with err. */
 int sp_bringup_nvme_up(const struct sp_sys_ops *ops, struct sp_state *st,
 		       int fd, unsigned int wait_s, char *err, size_t errlen);
+/* The NVMe iopolicy of kind (numa, nvme-rr, qd) on st's subsystem,
+ * read back. -ENOTSUP with err naming the kernel when it lacks it
+ * (queue-depth on 6.1), -EINVAL for a dm selector. Not recorded. */
+int sp_bringup_iopolicy_apply(const struct sp_sys_ops *ops,
+			      const struct sp_state *st, enum sp_selector kind,
+			      char *err, size_t errlen);
+/* The same, then recorded in the journal's selector line, as
+ * `selector set` records a dm selector. */
+int sp_bringup_iopolicy_set(const struct sp_sys_ops *ops, struct sp_state *st,
+			    enum sp_selector kind, const char *state_dir,
+			    char *err, size_t errlen);
 /* Undoes what st says was begun: controllers (disconnect by NQN),
  * ports, namespace, subsystem, loop device; anything left is named in
  * left. Then, st or not, sweeps nvmet for subsystems of our NQN prefix.

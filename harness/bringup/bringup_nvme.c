@@ -290,6 +290,67 @@ static int find_disks(struct nv *n, unsigned int wait_s)
 	return ret ? ret : journal(n, line);
 }
 
+int sp_bringup_iopolicy_apply(const struct sp_sys_ops *ops,
+			      const struct sp_state *st, enum sp_selector kind,
+			      char *err, size_t errlen)
+{
+	const char *want = sp_selector_kernel_name(kind);
+	char path[160], got[64], rel[128] = "";
+	int ret;
+
+	if (sp_selector_family(kind) != SP_SEL_FAMILY_NVME)
+		return sp_errf(err, errlen, -EINVAL, "%s is a dm-multipath "
+			       "selector; an nvme-tcp topology runs the NVMe "
+			       "iopolicies numa, rr and qd (dm over nvme "
+			       "paths: not yet, docs/nvme.md)",
+			       sp_selector_short_name(kind));
+	if (!st->subsys[0] || strncmp(st->subsys, "nvme-subsys", 11))
+		return sp_errf(err, errlen, -ENOENT, "the journal names no "
+			       "nvme subsystem");
+	snprintf(path, sizeof(path), "%s/%s/iopolicy", SYSFS_SUBSYS,
+		 st->subsys);
+	ret = ops->write_file(ops->ctx, path, want);
+	if (ret == -EINVAL) {
+		ops->read_file(ops->ctx, "/proc/sys/kernel/osrelease", rel,
+			       sizeof(rel));
+		rel[strcspn(rel, "\n")] = '\0';
+		return sp_errf(err, errlen, -ENOTSUP, "NVMe iopolicy %s is not "
+			       "in this kernel (%s): 6.1 has numa and "
+			       "round-robin, queue-depth came with 6.11 "
+			       "(bookworm-backports' 6.12 has it)", want,
+			       rel[0] ? rel : "?");
+	}
+	if (ret)
+		return sp_errf(err, errlen, ret, "%s: %s", path, strerror(-ret));
+	/* read back: the kernel keeps its old one on a word it ignores */
+	if (!ops->read_file(ops->ctx, path, got, sizeof(got))) {
+		got[strcspn(got, "\n")] = '\0';
+		if (strcmp(got, want))
+			return sp_errf(err, errlen, -EIO, "%s says %s after %s was "
+				       "written", path, got, want);
+	}
+	return 0;
+}
+
+int sp_bringup_iopolicy_set(const struct sp_sys_ops *ops, struct sp_state *st,
+			    enum sp_selector kind, const char *state_dir,
+			    char *err, size_t errlen)
+{
+	struct sp_dm_selector sel;
+	char line[96];
+	int ret = sp_bringup_iopolicy_apply(ops, st, kind, err, errlen);
+
+	if (ret)
+		return ret;
+	sp_dm_selector_init(&sel, kind);
+	ret = sp_state_fmt_selector(&sel, line, sizeof(line));
+	if (!ret)
+		ret = sp_bringup_record(state_dir, line, err, errlen);
+	if (!ret)
+		st->sel = sel;
+	return ret;
+}
+
 int sp_bringup_nvme_up(const struct sp_sys_ops *ops, struct sp_state *st,
 		       int fd, unsigned int wait_s, char *err, size_t errlen)
 {
@@ -308,6 +369,9 @@ int sp_bringup_nvme_up(const struct sp_sys_ops *ops, struct sp_state *st,
 		ret = connect_path(&n, &st->paths[i]);
 	if (!ret)
 		ret = find_disks(&n, wait_s);
+	if (!ret)
+		ret = sp_bringup_iopolicy_apply(ops, st, st->sel.kind, err,
+						errlen);
 	if (!ret)
 		sp_info("nvme-tcp: %s on %s, %zu paths", st->head, st->subsys,
 			st->npaths);

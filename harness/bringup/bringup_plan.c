@@ -164,6 +164,37 @@ static int nvme_delays(struct sp_topo *t, const struct sp_up_opts *o,
 	return 0;
 }
 
+/* The selector as the transport's multipath knows it: `rr` is
+ * dm's round-robin over iSCSI and NVMe's over nvme-tcp. A topology file's
+ * dm selector (the shipped ones say st) gives way to NVMe's default,
+ * numa; one asked for with --selector does not. */
+static int family_selector(const struct sp_topo *t,
+			   const struct sp_up_opts *o, struct sp_state *st,
+			   char *err, size_t errlen)
+{
+	enum sp_sel_family fam = t->transport == SP_TRANSPORT_NVME_TCP
+					 ? SP_SEL_FAMILY_NVME
+					 : SP_SEL_FAMILY_DM;
+	enum sp_selector kind;
+
+	if (!sp_selector_for_family(st->sel.kind, fam, &kind)) {
+		if (kind != st->sel.kind)
+			sp_dm_selector_init(&st->sel, kind);
+		return 0;
+	}
+	if (fam == SP_SEL_FAMILY_NVME && !o->has_selector) {
+		sp_dm_selector_init(&st->sel, SP_SEL_NUMA);
+		return 0;
+	}
+	return sp_errf(err, errlen, -EINVAL, "selector %s is %s; transport %s "
+		       "runs %s", sp_selector_short_name(st->sel.kind),
+		       fam == SP_SEL_FAMILY_NVME ? "dm-multipath's"
+						 : "an NVMe iopolicy",
+		       sp_transport_names[t->transport],
+		       fam == SP_SEL_FAMILY_NVME ? "numa, rr or qd"
+						 : "st, hst, ql, rr or ioa");
+}
+
 int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		    struct sp_state *st, char *err, size_t errlen)
 {
@@ -237,6 +268,9 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	st->size_bytes = t.size_bytes;
 	st->scale = o->scale > 1 ? o->scale : 1;
 	st->sel = o->has_selector ? o->sel : t.selector;
+	ret = family_selector(&t, o, st, err, errlen);
+	if (ret)
+		return ret;
 	st->init = t.init;
 
 	st->npaths = t.npaths;
