@@ -168,8 +168,8 @@ static int up_bring(const struct sp_topo *topo, const struct sp_up_args *cli)
 		sp_err("up %s: %s", topo->name, err);
 		return sp_do_exit_code(ret);
 	}
-	sp_info("%s is up in %.1f s: /dev/mapper/%s ('slowpath status')",
-		topo->name, (double)(sp_now_ns() - t0) / 1e9, topo->map_name);
+	sp_info("%s is up in %.1f s ('slowpath status')", topo->name,
+		(double)(sp_now_ns() - t0) / 1e9);
 	return 0;
 }
 
@@ -300,6 +300,21 @@ static int locked_state(const char *what, struct sp_state *st, int *lock)
 	return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
 }
 
+/* nvme-tcp: the selector as NVMe's iopolicy (rr its round-robin), set
+ * and journaled; 1 when the topology is not nvme-tcp. */
+static int nvme_selector_set(struct sp_state *st,
+			     const struct sp_dm_selector *sel, char *err,
+			     size_t len)
+{
+	enum sp_selector kind = sel->kind;
+
+	if (st->transport != SP_TRANSPORT_NVME_TCP)
+		return 1;
+	sp_selector_for_family(sel->kind, SP_SEL_FAMILY_NVME, &kind);
+	return sp_bringup_iopolicy_set(&sp_sys_real, st, kind, sp_state_dir(),
+				       err, len);
+}
+
 int sp_do_selector_set(const struct sp_dm_selector *sel)
 {
 	static struct sp_state st;
@@ -309,8 +324,10 @@ int sp_do_selector_set(const struct sp_dm_selector *sel)
 	ret = locked_state("selector", &st, &lock);
 	if (ret)
 		return ret;
-	ret = sp_bringup_selector_set(&sp_sys_real, &st, sel, sp_state_dir(),
-				      err, sizeof(err));
+	ret = nvme_selector_set(&st, sel, err, sizeof(err));
+	if (ret == 1)
+		ret = sp_bringup_selector_set(&sp_sys_real, &st, sel,
+					      sp_state_dir(), err, sizeof(err));
 	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("selector: %s", err);

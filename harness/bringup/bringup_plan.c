@@ -2,6 +2,7 @@
  * lives, decided before anything touches the system, and the parsers of
  * the tools' output that `up`, `down` and `status` read. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/nvmet.h"
 #include "common/machine.h"
 
 #include "common/strbuf.h"
@@ -292,7 +293,8 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		snprintf(p->target_ip, sizeof(p->target_ip), "%s",
 			 r->target_ip);
 		p->prefix_len = r->prefix_len;
-		p->portal_port = SP_PORTAL_PORT;
+		p->portal_port = t.transport == SP_TRANSPORT_NVME_TCP
+					 ? SP_NVME_TCP_PORT : SP_PORTAL_PORT;
 		/* one block of 16 control ports per tag keeps two ups'
 		 * tgtds apart; tgtd keeps the port in a short, < 32768 */
 		p->ctl_port = 20000 + (tagnum % 700) * 16 + p->index - 1;

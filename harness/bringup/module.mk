@@ -30,7 +30,7 @@ BRINGUP_MOCK := tests/unit/harness/bringup/bringup_mock.c tests/unit/harness/bri
 $(foreach t,test_bringup test_bringup_live test_bringup_down \
 	    test_bringup_scale test_bringup_chap,\
 	$(eval MOCKS_harness/bringup/$(t) += $(BRINGUP_MOCK)))
-# make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] and
+# make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] [TRANSPORT=nvme-tcp] and
 # topology-down: natively when root and the kernel stack are here (the
 # lab guest counts), otherwise in the running lab (slowpath lab start).
 # With no lab running, an up starts one and leaves it up (stopping it
@@ -49,4 +49,5 @@ $(TOPOLOGIES_UP) topology-down: $(SLOWPATH)
 		$(SLOWPATH) lab start || exit $$?; \
 	fi; \
 	if [ $@ = topology-down ]; then $(SLOWPATH) down; \
-	else $(SLOWPATH) up $(@:topology-%=%) $(UP_ARGS) && $(SLOWPATH) status; fi
+	else $(SLOWPATH) up $(@:topology-%=%) $(if $(TRANSPORT),--transport $(TRANSPORT)) \
+		$(UP_ARGS) && $(SLOWPATH) status; fi

@@ -247,6 +247,11 @@ static int faults_on_paths(struct sp_run_plan *plan, struct sp_state *st)
 {
 	char err[SP_RUN_ERRLEN];
 
+	if (plan->n_faults && st->transport == SP_TRANSPORT_NVME_TCP) {
+		sp_err("run: --fault on nvme-tcp topology %s: faults are not "
+		       "there yet for nvme-tcp (docs/nvme.md)", st->topology);
+		return SP_EXIT_USAGE;
+	}
 	if (sp_run_faults_resolve(plan->faults, plan->n_faults, st, err,
 				  sizeof(err))) {
 		sp_err("run: %s", err);
