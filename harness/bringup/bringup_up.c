@@ -481,29 +481,20 @@ static int make_map(struct up *u)
 			   u->st->map_name, strerror(-ret)) : 0;
 }
 
-/* nvme-tcp: the same namespaces and veths, nvmet instead of tgtd and
- * native multipath instead of a map (bringup_nvme.c). */
-static int do_up_nvme(struct up *u, const struct sp_up_opts *o)
-{
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < u->st->npaths; i++)
-		ret = path_net(u, &u->st->paths[i]);
-	if (!ret)
-		ret = sp_bringup_nvme_up(u->ops, u->st, u->fd, o->disk_wait_s,
-					 u->err, u->errlen);
-	return ret;
-}
-
 static int do_up(struct up *u, const struct sp_up_opts *o)
 {
 	size_t i;
 	int ret;
 
 	ret = write_plan(u);
+	/* nvme-tcp: the same namespaces and veths, then nvmet instead of
+	 * tgtds and native multipath instead of a map (bringup_nvme.c) */
+	for (i = 0; !ret && u->st->transport == SP_TRANSPORT_NVME_TCP &&
+		    i < u->st->npaths; i++)
+		ret = path_net(u, &u->st->paths[i]);
 	if (!ret && u->st->transport == SP_TRANSPORT_NVME_TCP) {
-		ret = do_up_nvme(u, o);
+		ret = sp_bringup_nvme_up(u->ops, u->st, u->fd, o->disk_wait_s,
+					 u->err, u->errlen);
 		goto done;
 	}
 	if (!ret)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/bringup/bringup.h"
 #include "harness/bringup/nvmet.h"
 
 #define NQN SP_UP_NQN_PREFIX "equal3-3fa2"
@@ -252,6 +253,64 @@ static void journal_refuses_other_shapes(void **state)
 	assert_false(sp_state_nvme_disk_ok("sda"));
 }
 
+/* up's plan over nvme-tcp: the NQN, port 4420, every delay netem's,
+ * NVMe's selector; a serial topology only with not_serial */
+static void plan_over_nvme_tcp(void **state)
+{
+	static struct sp_topo topo;
+	static struct sp_state plan;
+	struct sp_up_opts o;
+	char err[SP_BRINGUP_ERRLEN];
+
+	(void)state;
+	assert_int_equal(sp_topo_parse("[topology]\nunit = 1ms\nservers = 1\n"
+				       "selector = st\n[path a]\nmultiplier = 1\n"
+				       "[path slow]\nmultiplier = 4\n",
+				       "skew.ini", "skew", &topo, err,
+				       sizeof(err)), 0);
+	memset(&o, 0, sizeof(o));
+	snprintf(o.tag, sizeof(o.tag), "3fa2");
+	o.has_transport = 1;
+	o.transport = SP_TRANSPORT_NVME_TCP;
+	assert_int_equal(sp_bringup_plan(&topo, &o, &plan, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--not-serial"));
+	o.not_serial = 1;
+	assert_int_equal(sp_bringup_plan(&topo, &o, &plan, err, sizeof(err)),
+			 0);
+	assert_int_equal(plan.transport, SP_TRANSPORT_NVME_TCP);
+	assert_string_equal(plan.nqn, SP_UP_NQN_PREFIX "skew-3fa2");
+	assert_int_equal(plan.paths[1].portal_port, SP_NVME_TCP_PORT);
+	assert_int_equal(plan.paths[1].mech, SP_MECH_NETEM);
+	assert_int_equal(plan.paths[1].netem_ns, 4000000);
+	assert_int_equal(plan.paths[1].servers, 0);
+	assert_int_equal(plan.paths[1].service_ns, 0);
+	/* the file's st gives way to NVMe's default */
+	assert_int_equal(plan.sel.kind, SP_SEL_NUMA);
+	o.has_selector = 1;
+	sp_dm_selector_init(&o.sel, SP_SEL_RR);
+	assert_int_equal(sp_bringup_plan(&topo, &o, &plan, err, sizeof(err)),
+			 0);
+	assert_int_equal(plan.sel.kind, SP_SEL_NRR);
+	sp_dm_selector_init(&o.sel, SP_SEL_HST);
+	assert_int_equal(sp_bringup_plan(&topo, &o, &plan, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "selector hst is dm-multipath's"));
+	o.has_selector = 0;
+	o.has_mech = 1;
+	o.mech = SP_MECH_BACKEND;
+	assert_int_equal(sp_bringup_plan(&topo, &o, &plan, err, sizeof(err)),
+			 -EINVAL);
+	/* and over iSCSI an NVMe iopolicy is refused */
+	o.has_mech = 0;
+	o.transport = SP_TRANSPORT_ISCSI;
+	o.has_selector = 1;
+	sp_dm_selector_init(&o.sel, SP_SEL_QD);
+	assert_int_equal(sp_bringup_plan(&topo, &o, &plan, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "an NVMe iopolicy"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +321,7 @@ int main(void)
 		cmocka_unit_test(hostile_names_make_no_plan),
 		cmocka_unit_test(journal_records_round_trip),
 		cmocka_unit_test(journal_refuses_other_shapes),
+		cmocka_unit_test(plan_over_nvme_tcp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
