@@ -42,6 +42,61 @@ static void disconnect(struct nvd *d, const char *nqn)
 	sp_sys_runv(d->ops, NULL, 0, "nvme", "disconnect", "-n", nqn, NULL);
 }
 
+/* A controller's own delete_controller. One still in its first
+ * connect refuses (EBUSY) until that connect is over: with the port
+ * still there (controllers go first) that is moments; with it gone, the
+ * kernel's admin timeout (60 s). So it is asked again, for at most
+ * SETTLE_S. */
+#define SETTLE_S 75
+static int delete_one(struct nvd *d, const char *name)
+{
+	char path[160];
+	int i, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/delete_controller",
+		 name);
+	for (i = 0; i < SETTLE_S * 10; i++) {
+		ret = d->ops->cfs->write(d->ops->cfs->ctx, path, "1");
+		if (ret != -EBUSY)
+			break;
+		if (i == 10)
+			sp_info("down: nvme controller %s is still connecting; "
+				"waiting up to %d s", name, SETTLE_S);
+		d->ops->sleep_ms(d->ops->ctx, 100);
+	}
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/* Every controller whose subsystem NQN is ours, deleted through its
+ * sysfs delete_controller: nvme-cli's disconnect misses one that is
+ * still connecting or reconnecting (an up killed in the middle of its
+ * `nvme connect`, whose target port is gone: the host would retry for
+ * ctrl_loss_tmo, 600 s). */
+static void delete_controllers(struct nvd *d, int note)
+{
+	static char list[4096];
+	char path[160], nqn[256], *name, *save;
+
+	if (d->ops->cfs->list_dir(d->ops->cfs->ctx, "/sys/class/nvme", list,
+				  sizeof(list)))
+		return;
+	for (name = strtok_r(list, "\n", &save); name;
+	     name = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(name, "nvme", 4) ||
+		    strspn(name + 4, "0123456789") != strlen(name + 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/subsysnqn",
+			 name);
+		if (d->ops->read_file(d->ops->ctx, path, nqn, sizeof(nqn)))
+			continue;
+		nqn[strcspn(nqn, "\n")] = '\0';
+		if (!sp_state_nqn_ok(nqn))
+			continue;
+		if (delete_one(d, name) && note)
+			left(d, name, "controller of ours still there");
+	}
+}
+
 /* Every loop device losetup lists over file (NULL: over any file in
  * SP_BACKING_DIR, where only up puts files), detached. Lines read
  * "/dev/loop0: [0022]:28 (/var/lib/slowpath/equal3-c4ba.img)". */
@@ -78,8 +133,10 @@ static void undo_journal(struct nvd *d, const struct sp_state *st)
 
 	for (i = 0; i < st->npaths; i++)
 		connected |= !!(st->paths[i].steps & (1u << SP_STEP_CONNECT));
-	if (connected)
+	if (connected) {
 		disconnect(d, st->nqn);
+		delete_controllers(d, 0);
+	}
 	for (i = st->npaths; i-- > 0;)
 		if (st->paths[i].steps & (1u << SP_STEP_PORT) &&
 		    !sp_nvmet_plan_port(st, &st->paths[i], &plan))
@@ -172,6 +229,7 @@ static void sweep(struct nvd *d)
 	/* hosts first, then the ports that serve them, then the rest */
 	for (i = 0; i < n; i++)
 		disconnect(d, mine[i]);
+	delete_controllers(d, 0);
 	sweep_ports(d);
 	for (i = 0; i < n; i++)
 		sweep_subsystem(d, mine[i]);
@@ -187,5 +245,7 @@ void sp_bringup_nvme_down(const struct sp_sys_ops *ops,
 	if (st && st->transport == SP_TRANSPORT_NVME_TCP && st->nqn[0])
 		undo_journal(&d, st);
 	sweep(&d);
+	/* also those whose subsystem is gone from nvmet already */
+	delete_controllers(&d, 1);
 	loop_detach(&d, NULL);
 }
