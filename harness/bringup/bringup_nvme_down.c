@@ -240,9 +240,14 @@ void sp_bringup_nvme_down(const struct sp_sys_ops *ops,
 {
 	struct nvd d = { ops, leftbuf, len };
 
-	if (!ops->cfs)
+	int ours = st && st->transport == SP_TRANSPORT_NVME_TCP && st->nqn[0];
+
+	/* without nvmet in configfs (up's preflight mounts it before
+	 * anything) nothing of an nvme-tcp up can be there: an iSCSI down
+	 * spends no execs on the sweep */
+	if (!ops->cfs || (!ours && !ops->exists(ops->ctx, SP_NVMET_CFS)))
 		return;
-	if (st && st->transport == SP_TRANSPORT_NVME_TCP && st->nqn[0])
+	if (ours)
 		undo_journal(&d, st);
 	sweep(&d);
 	/* also those whose subsystem is gone from nvmet already */
