@@ -86,12 +86,12 @@ static int subsys_setup(struct nv *n)
 	struct sp_cfs_plan plan;
 	int ret = begin(n, SP_STEP_NVMET, NULL);
 
-	if (!ret)
-		ret = sp_nvmet_plan_subsys(n->st, &plan);
 	if (ret)
-		return ret == -EINTR || ret == -EIO ? ret :
-		       sp_errf(n->err, n->errlen, ret, "nvmet subsystem %s: "
-			       "no plan: %s", n->st->nqn, strerror(-ret));
+		return ret;
+	ret = sp_nvmet_plan_subsys(n->st, &plan);
+	if (ret)
+		return sp_errf(n->err, n->errlen, ret, "nvmet subsystem %s: no "
+			       "plan: %s", n->st->nqn, strerror(-ret));
 	return sp_nvmet_apply(n->ops->cfs, &plan, n->err, n->errlen);
 }
 
@@ -100,10 +100,13 @@ static int port_setup(struct nv *n, struct sp_state_path *p)
 	struct sp_cfs_plan plan;
 	int ret = begin(n, SP_STEP_PORT, p);
 
-	if (!ret)
-		ret = sp_nvmet_plan_port(n->st, p, &plan);
-	if (!ret)
-		ret = sp_nvmet_apply(n->ops->cfs, &plan, n->err, n->errlen);
+	if (ret)
+		return ret;
+	ret = sp_nvmet_plan_port(n->st, p, &plan);
+	if (ret)
+		return sp_errf(n->err, n->errlen, ret, "path %s: nvmet port: no "
+			       "plan: %s", p->label, strerror(-ret));
+	ret = sp_nvmet_apply(n->ops->cfs, &plan, n->err, n->errlen);
 	if (ret || (!p->netem_ns && !p->netem_jitter_ns))
 		return ret;
 	/* nvmet has no delay store: the path's whole delay is the wire's */
