@@ -31,7 +31,7 @@ struct up_cli {
 static const struct sp_opt up_table[] = {
 	{ .name = "selector", .type = SP_OPT_ENUM, .offset = offsetof(struct up_cli, selector),
 	  .choices = sel_choices, .def = "topology",
-	  .help = "path selector of the map (st|hst|ql|rr|ioa or a built one)" },
+	  .help = "path selector of the map (st|hst|ql|rr|ioa or a built one; over nvme-tcp the iopolicy numa|rr|qd)" },
 	{ .name = "mechanism", .type = SP_OPT_ENUM, .offset = offsetof(struct up_cli, mechanism),
 	  .choices = mech_choices, .def = "topology",
 	  .help = "how every path is delayed (backend|netem|both)" },
