@@ -11,27 +11,33 @@
 
 /* One row per selector: enum, short name, kernel name, kernel module,
  * per-path arguments, selector arguments, what a per-path argument is,
- * whether it keeps a history of the paths.
+ * whether it keeps a history of the paths, its family (dm or nvme).
  * Both exported arrays below are generated from these rows so they
  * cannot disagree. */
 #define SELECTOR_ROWS(ROW)						\
 	ROW(SP_SEL_ST, "st", "service-time", "dm_service_time", 2, 0,	\
-	    SP_SEL_ARG_REPEAT, 0)					\
+	    SP_SEL_ARG_REPEAT, 0, DM)					\
 	ROW(SP_SEL_HST, "hst", "historical-service-time",		\
-	    "dm_historical_service_time", 1, 2, SP_SEL_ARG_REPEAT, 1)	\
+	    "dm_historical_service_time", 1, 2, SP_SEL_ARG_REPEAT, 1, DM) \
 	ROW(SP_SEL_QL, "ql", "queue-length", "dm_queue_length", 1, 0,	\
-	    SP_SEL_ARG_REPEAT, 0)					\
+	    SP_SEL_ARG_REPEAT, 0, DM)					\
 	ROW(SP_SEL_RR, "rr", "round-robin", "dm_round_robin", 1, 0,	\
-	    SP_SEL_ARG_REPEAT, 0)					\
+	    SP_SEL_ARG_REPEAT, 0, DM)					\
 	ROW(SP_SEL_IOA, "ioa", "io-affinity", "dm_io_affinity", 1, 0,	\
-	    SP_SEL_ARG_CPUMASK, 0)
+	    SP_SEL_ARG_CPUMASK, 0, DM)					\
+	ROW(SP_SEL_NUMA, "numa", "numa", "nvme_core", 0, 0,		\
+	    SP_SEL_ARG_REPEAT, 0, NVME)					\
+	ROW(SP_SEL_NRR, "nvme-rr", "round-robin", "nvme_core", 0, 0,	\
+	    SP_SEL_ARG_REPEAT, 0, NVME)					\
+	ROW(SP_SEL_QD, "qd", "queue-depth", "nvme_core", 0, 0,		\
+	    SP_SEL_ARG_REPEAT, 0, NVME)
 
-#define INFO_ROW(kind, sname, kname, mod, pargs, sargs, parg, hist)	\
+#define INFO_ROW(kind, sname, kname, mod, pargs, sargs, parg, hist, fam) \
 	[kind] = { .short_name = sname, .kernel_name = kname,		\
 		   .module = mod, .path_args = pargs,			\
 		   .selector_args = sargs, .path_arg = parg,		\
-		   .keeps_history = hist },
-#define SHORT_ROW(kind, sname, kname, mod, pargs, sargs, parg, hist)	\
+		   .keeps_history = hist, .family = SP_SEL_FAMILY_##fam },
+#define SHORT_ROW(kind, sname, kname, mod, pargs, sargs, parg, hist, fam) \
 	[kind] = sp_selectors[kind].short_name,
 
 const struct sp_selector_info sp_selectors[SP_SEL_COUNT] = {
@@ -188,6 +194,36 @@ const char *sp_selector_module(enum sp_selector kind)
 	const struct sp_selector_info *s = sp_selector_info(kind);
 
 	return s ? s->module : "?";
+}
+
+enum sp_sel_family sp_selector_family(enum sp_selector kind)
+{
+	const struct sp_selector_info *s = sp_selector_info(kind);
+
+	return s ? s->family : SP_SEL_FAMILY_DM;
+}
+
+int sp_selector_for_family(enum sp_selector kind, enum sp_sel_family family,
+			   enum sp_selector *out)
+{
+	const struct sp_selector_info *s = sp_selector_info(kind), *o;
+	unsigned int k;
+
+	if (!s)
+		return -EINVAL;
+	if (s->family == family) {
+		*out = kind;
+		return 0;
+	}
+	for (k = 0; k < sp_selector_count(); k++) {
+		o = sp_selector_info((enum sp_selector)k);
+		if (o->family == family &&
+		    !strcmp(o->kernel_name, s->kernel_name)) {
+			*out = (enum sp_selector)k;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 const char *sp_selector_list(void)

@@ -13,6 +13,11 @@ enum sp_selector {
 	SP_SEL_QL,	/* queue-length */
 	SP_SEL_RR,	/* round-robin */
 	SP_SEL_IOA,	/* io-affinity */
+	/* NVMe native multipath's iopolicies (docs/nvme.md): no map, a
+	 * word in /sys/class/nvme-subsystem/nvme-subsysN/iopolicy */
+	SP_SEL_NUMA,	/* numa */
+	SP_SEL_NRR,	/* round-robin ("rr" on an nvme-tcp topology) */
+	SP_SEL_QD,	/* queue-depth (6.12 on) */
 	SP_SEL_COUNT,	/* the stock ones; registered ones follow */
 };
 
@@ -34,6 +39,10 @@ enum sp_sel_path_arg {
 	SP_SEL_ARG_REPEAT,	/* repeat_count [relative_throughput] */
 	SP_SEL_ARG_CPUMASK,	/* one hex CPU mask (io-affinity) */
 };
+
+/* Which multipath does the choosing: a dm-multipath path selector (a
+ * map's table line) or an NVMe native iopolicy (sysfs). */
+enum sp_sel_family { SP_SEL_FAMILY_DM, SP_SEL_FAMILY_NVME };
 
 struct sp_selector_info {
 	char short_name[SP_SEL_SHORT_MAX];	/* "st" */
@@ -59,6 +68,7 @@ struct sp_selector_info {
 	 * hash of its source), which /sys/module/<module>/srcversion shows
 	 * for the loaded one; "" unknown. */
 	char srcversion[SP_SEL_SRCVERSION_MAX];
+	enum sp_sel_family family;	/* registered ones: dm */
 };
 
 /* The stock selectors, indexed by enum sp_selector. */
@@ -99,6 +109,15 @@ int sp_selector_by_kernel(const char *kernel_name, enum sp_selector *out);
 const char *sp_selector_kernel_name(enum sp_selector kind);
 const char *sp_selector_short_name(enum sp_selector kind);
 const char *sp_selector_module(enum sp_selector kind);
+
+/* kind for a topology whose multipath is family: itself when it is of
+ * that family, else the row of the other family with the same kernel
+ * name (dm's round-robin and NVMe's are both "round-robin", so `rr`
+ * means the one the topology has). 0, or -EINVAL when family has no
+ * such selector (st over native NVMe multipath). */
+int sp_selector_for_family(enum sp_selector kind, enum sp_sel_family family,
+			   enum sp_selector *out);
+enum sp_sel_family sp_selector_family(enum sp_selector kind);
 
 /* "st, hst, ql, rr, ioa" and the registered names, for messages. */
 const char *sp_selector_list(void);

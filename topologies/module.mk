@@ -5,4 +5,5 @@ LIB_SRCS += topologies/topo_parse.c topologies/topo_resolve.c \
 	topologies/topo_show.c
 UNIT_TESTS += tests/unit/topologies/test_topo.c \
 	tests/unit/topologies/test_topo_limits.c \
-	tests/unit/topologies/test_topo_initiator.c
+	tests/unit/topologies/test_topo_initiator.c \
+	tests/unit/topologies/test_topo_transport.c

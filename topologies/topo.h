@@ -20,9 +20,16 @@
 #define SP_TOPO_RANGE_LEN 15
 
 enum sp_mech { SP_MECH_BACKEND, SP_MECH_NETEM, SP_MECH_BOTH };
+/* How the paths reach the disk: one tgtd per path and dm-multipath over
+ * the iSCSI disks, or one nvmet subsystem with a port per path and the
+ * kernel's native NVMe multipath (docs/nvme.md). */
+enum sp_transport { SP_TRANSPORT_ISCSI, SP_TRANSPORT_NVME_TCP };
 enum sp_jitter_kind { SP_JITTER_NONE, SP_JITTER_ABS, SP_JITTER_PCT };
 
 extern const char *const sp_mech_names[];	/* NULL-terminated */
+extern const char *const sp_transport_names[];	/* NULL-terminated */
+/* "iscsi" or "nvme-tcp" into *t; -EINVAL. */
+int sp_transport_parse(const char *text, enum sp_transport *t);
 
 struct sp_jitter {
 	enum sp_jitter_kind kind;
@@ -92,6 +99,8 @@ struct sp_topo {
 	 * path serves its commands N at a time, its delay being each
 	 * one's service (a slow link; tgt-backend/delay_servers.h) */
 	unsigned int servers;
+	enum sp_transport transport;	/* iscsi unless the file says */
+	int transport_line;		/* where it said so; 0: default */
 	uint64_t size_bytes;
 	char backing_file[256];		/* "" lets `up` choose */
 	struct sp_dm_selector selector;

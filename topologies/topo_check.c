@@ -21,6 +21,15 @@ static int check_global_keys(struct sp_topo_parser *p)
 {
 	const struct sp_topo *t = p->topo;
 
+	/* nvmet has no delay store: its paths' delay is netem's, which
+	 * holds packets, not commands in a queue (docs/nvme.md) */
+	if (t->transport == SP_TRANSPORT_NVME_TCP && t->servers) {
+		p->line = t->transport_line;
+		return sp_topo_perr(p, "transport nvme-tcp with servers = %u: "
+			    "serial service needs the tgt delay store, and "
+			    "nvme-tcp paths are delayed by netem only; set "
+			    "servers = 0", t->servers);
+	}
 	if (t->selector.kind != SP_SEL_HST &&
 	    (t->selector.base_weight >= 0 ||
 	     t->selector.threshold_multiplier >= 0))

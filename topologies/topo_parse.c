@@ -19,6 +19,20 @@
 #include <string.h>
 
 const char *const sp_mech_names[] = { "backend", "netem", "both", NULL };
+const char *const sp_transport_names[] = { "iscsi", "nvme-tcp", NULL };
+
+int sp_transport_parse(const char *text, enum sp_transport *t)
+{
+	int i;
+
+	for (i = 0; sp_transport_names[i]; i++)
+		if (!strcmp(text, sp_transport_names[i])) {
+			*t = (enum sp_transport)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 #define MAX_LINE 1024
 
 /* What the [topology] section's table writes; strings point into the
@@ -31,7 +45,7 @@ struct global_raw {
 	int64_t unit_ns, lab_unit_ns, base_weight, threshold_multiplier;
 	int64_t path_prefix, servers;
 	uint64_t size_bytes;
-	int selector, mechanism, distribution;
+	int selector, mechanism, distribution, transport;
 };
 
 #define G(f) offsetof(struct global_raw, f)
@@ -71,6 +85,9 @@ static const struct sp_opt global_opts[] = {
 	  .max = SP_ISCSI_TIMEOUT_MAX, .offset = G(noop_out_interval) },
 	{ .name = "noop_out_timeout", .type = SP_OPT_INT, .min = 0,
 	  .max = SP_ISCSI_TIMEOUT_MAX, .offset = G(noop_out_timeout) },
+	{ .name = "transport", .type = SP_OPT_ENUM,
+	  .choices = sp_transport_names, .offset = G(transport),
+	  .help = "iscsi (tgtd + dm-multipath) or nvme-tcp (nvmet + native multipath)" },
 	SP_OPT_END,
 };
 #undef G
@@ -236,6 +253,10 @@ static int topology_key(struct sp_topo_parser *p, struct global_raw *g,
 	else if (!strcmp(key, "lab_unit")) t->lab_unit_ns = g->lab_unit_ns;
 	else if (!strcmp(key, "size")) t->size_bytes = g->size_bytes;
 	else if (!strcmp(key, "servers")) t->servers = (unsigned int)g->servers;
+	else if (!strcmp(key, "transport")) {
+		t->transport = (enum sp_transport)g->transport;
+		t->transport_line = p->line;
+	}
 	else if (!strcmp(key, "base_weight"))
 		t->selector.base_weight = g->base_weight;
 	else if (!strcmp(key, "threshold_multiplier"))

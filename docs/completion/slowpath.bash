@@ -26,7 +26,7 @@ _slowpath() {
 	case $cmd:$((cword - i)) in
 	lab:1) COMPREPLY=($(compgen -W "start stop status fetch run shell engine" -- "$cur")) ;;
 	selector:1|delay:1) COMPREPLY=($(compgen -W "set" -- "$cur")) ;;
-	selector:2) COMPREPLY=($(compgen -W "st hst ql rr" -- "$cur")) ;;
+	selector:2) COMPREPLY=($(compgen -W "st hst ql rr numa qd" -- "$cur")) ;;
 	topo:1) COMPREPLY=($(compgen -W "check show table list" -- "$cur")) ;;
 	netem:1) COMPREPLY=($(compgen -W "set change show clear" -- "$cur")) ;;
 	reproduce:1) COMPREPLY=($(compgen -W "hst-vs-st-2020 hst-cover-2020" -- "$cur")) ;;

@@ -42,6 +42,8 @@ struct sp_pid_info {
  * 0 or -EINVAL. */
 int sp_pid_stat_parse(const char *text, struct sp_pid_info *pi);
 
+struct sp_cfs_ops;
+
 struct sp_sys_ops {
 	/* Runs argv (argv[0] looked up in PATH) to completion. Returns its
 	 * exit status (>= 0), or -errno when it could not run. out, when
@@ -83,6 +85,9 @@ struct sp_sys_ops {
 	const struct sp_netem_ops *netem;
 	/* Links, addresses, named namespaces (netem/net.h). */
 	const struct sp_net_ops *net;
+	/* configfs and sysfs of nvme-tcp topologies (nvmet.h); NULL in
+	 * tests that bring up only iSCSI */
+	const struct sp_cfs_ops *cfs;
 	/* What /proc says of pid (a zombie of ours is reaped): 0, or
 	 * -ENOENT when there is no such process. */
 	int (*pid_info)(void *ctx, pid_t pid, struct sp_pid_info *pi);
@@ -123,6 +128,11 @@ struct sp_up_opts {
 	 * a path serves in turn (harness/repro: sp_ref_serial_fit) */
 	int64_t serial_base_ns;
 	char tag[8];			/* 4 hex digits; names everything */
+	int has_transport;		/* --transport over the file's key */
+	enum sp_transport transport;
+	/* nvme-tcp on a topology with servers > 0: run its delays as
+	 * netem latency, the paths then not serial (docs/nvme.md) */
+	int not_serial;
 	const char *backing_dir;	/* NULL: SP_BACKING_DIR */
 	/* seconds to wait for a tgtd / for disks after login */
 	unsigned int tgtd_wait_s, disk_wait_s;
@@ -271,6 +281,31 @@ int sp_bringup_hst_loaded(const struct sp_sys_ops *ops,
 int sp_bringup_hst_ensure(const struct sp_sys_ops *ops, uint64_t k,
 			  int *loaded, unsigned int *shift, char *err,
 			  size_t errlen);
+
+/* nvme-tcp (bringup_nvme.c, docs/nvme.md). Each step is journaled
+ * (through fd) before it is done. The loop device over the backing
+ * file, the nvmet subsystem with its namespace, one port per path, one
+ * nvme connect per path; then the namespace's disk and each path's
+ * hidden disk (nvmeScKnH) as the path's disk. 0 or -errno with err. */
+int sp_bringup_nvme_up(const struct sp_sys_ops *ops, struct sp_state *st,
+		       int fd, unsigned int wait_s, char *err, size_t errlen);
+/* The NVMe iopolicy of kind (numa, nvme-rr, qd) on st's subsystem,
+ * read back. -ENOTSUP with err naming the kernel when it lacks it
+ * (queue-depth on 6.1), -EINVAL for a dm selector. Not recorded. */
+int sp_bringup_iopolicy_apply(const struct sp_sys_ops *ops,
+			      const struct sp_state *st, enum sp_selector kind,
+			      char *err, size_t errlen);
+/* The same, then recorded in the journal's selector line, as
+ * `selector set` records a dm selector. */
+int sp_bringup_iopolicy_set(const struct sp_sys_ops *ops, struct sp_state *st,
+			    enum sp_selector kind, const char *state_dir,
+			    char *err, size_t errlen);
+/* Undoes what st says was begun: controllers (disconnect by NQN),
+ * ports, namespace, subsystem, loop device; anything left is named in
+ * left. Then, st or not, sweeps nvmet for subsystems of our NQN prefix.
+ * Safe when nothing is there. */
+void sp_bringup_nvme_down(const struct sp_sys_ops *ops,
+			  const struct sp_state *st, char *left, size_t len);
 
 /* Shared helpers of the bring-up files. */
 int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,

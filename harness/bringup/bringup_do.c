@@ -93,6 +93,12 @@ static int up_checks(const struct sp_topo *topo, const struct sp_up_args *cli)
 		       "none", topo->file);
 		return SP_EXIT_USAGE;
 	}
+	if ((cli->transport >= 0 ? cli->transport : (int)topo->transport) ==
+	    SP_TRANSPORT_NVME_TCP && (cli->calibrate || cli->serial_base_ns)) {
+		sp_err("up: --calibrate and --serial-base are not there yet "
+		       "for transport nvme-tcp (docs/nvme.md)");
+		return SP_EXIT_USAGE;
+	}
 	if (cli->calibrate && cli->serial_base_ns > cli->calib_base_ns) {
 		sp_err("up: --serial-base %lldns is more than --calibrate-base "
 		       "%lldns, the whole base", (long long)cli->serial_base_ns,
@@ -118,6 +124,11 @@ static void up_opts(const struct sp_topo *topo, const struct sp_up_args *cli,
 		o->has_mech = 1;
 		o->mech = (enum sp_mech)cli->mechanism;
 	}
+	if (cli->transport >= 0) {
+		o->has_transport = 1;
+		o->transport = (enum sp_transport)cli->transport;
+	}
+	o->not_serial = cli->not_serial;
 	o->scale = (uint64_t)cli->scale;
 	o->serial_base_ns = cli->serial_base_ns;
 	o->unit_ns = cli->unit_ns;
@@ -157,8 +168,8 @@ static int up_bring(const struct sp_topo *topo, const struct sp_up_args *cli)
 		sp_err("up %s: %s", topo->name, err);
 		return sp_do_exit_code(ret);
 	}
-	sp_info("%s is up in %.1f s: /dev/mapper/%s ('slowpath status')",
-		topo->name, (double)(sp_now_ns() - t0) / 1e9, topo->map_name);
+	sp_info("%s is up in %.1f s ('slowpath status')", topo->name,
+		(double)(sp_now_ns() - t0) / 1e9);
 	return 0;
 }
 
@@ -193,6 +204,17 @@ static int up_calibrate(const struct sp_up_args *cli)
 	return 0;
 }
 
+/* What fio is to be pointed at: the map, or nvme-tcp's namespace disk. */
+static void print_device(const struct sp_topo *topo)
+{
+	static struct sp_state st;
+
+	if (!sp_do_load_state(&st) && st.transport == SP_TRANSPORT_NVME_TCP)
+		printf("/dev/%s\n", st.head);
+	else
+		printf("/dev/mapper/%s\n", topo->map_name);
+}
+
 int sp_do_up(const char *topology, const struct sp_up_args *cli, int check_only)
 {
 	static struct sp_topo topo;
@@ -219,7 +241,7 @@ int sp_do_up(const char *topology, const struct sp_up_args *cli, int check_only)
 		ret = up_calibrate(cli);
 	if (ret)
 		return ret;
-	printf("/dev/mapper/%s\n", topo.map_name);
+	print_device(&topo);
 	return SP_EXIT_OK;
 }
 
@@ -278,6 +300,21 @@ static int locked_state(const char *what, struct sp_state *st, int *lock)
 	return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
 }
 
+/* nvme-tcp: the selector as NVMe's iopolicy (rr its round-robin), set
+ * and journaled; 1 when the topology is not nvme-tcp. */
+static int nvme_selector_set(struct sp_state *st,
+			     const struct sp_dm_selector *sel, char *err,
+			     size_t len)
+{
+	enum sp_selector kind = sel->kind;
+
+	if (st->transport != SP_TRANSPORT_NVME_TCP)
+		return 1;
+	sp_selector_for_family(sel->kind, SP_SEL_FAMILY_NVME, &kind);
+	return sp_bringup_iopolicy_set(&sp_sys_real, st, kind, sp_state_dir(),
+				       err, len);
+}
+
 int sp_do_selector_set(const struct sp_dm_selector *sel)
 {
 	static struct sp_state st;
@@ -287,8 +324,10 @@ int sp_do_selector_set(const struct sp_dm_selector *sel)
 	ret = locked_state("selector", &st, &lock);
 	if (ret)
 		return ret;
-	ret = sp_bringup_selector_set(&sp_sys_real, &st, sel, sp_state_dir(),
-				      err, sizeof(err));
+	ret = nvme_selector_set(&st, sel, err, sizeof(err));
+	if (ret == 1)
+		ret = sp_bringup_selector_set(&sp_sys_real, &st, sel,
+					      sp_state_dir(), err, sizeof(err));
 	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("selector: %s", err);

@@ -24,6 +24,8 @@ struct sp_up_args {
 	int calibrate;
 	int64_t calib_base_ns, calib_rounds, calib_runtime_s;
 	int64_t serial_base_ns;
+	int transport;		/* enum sp_transport; -1: the topology's */
+	int not_serial;		/* nvme-tcp over a serial topology */
 };
 
 /* `slowpath up TOPOLOGY` (a name or a file) with a's options;

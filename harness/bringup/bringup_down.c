@@ -468,7 +468,9 @@ static void undo_journal(struct down *d, const struct sp_state *st,
 		remove_map(d, st->map_name);
 	if (d->stop)
 		return;
-	if (st->iqn[0]) {
+	/* controllers before the namespaces their paths run through */
+	sp_bringup_nvme_down(d->ops, st, d->left, sizeof(d->left));
+	if (st->transport == SP_TRANSPORT_ISCSI && st->iqn[0]) {
 		/* all portals at once, as up logged in */
 		sp_sys_runv(d->ops, NULL, 0, "iscsiadm", "-m", "node", "-T",
 			    st->iqn, "--logout", NULL);
@@ -539,6 +541,8 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 
 	if (st)
 		undo_journal(&d, st, state_dir);
+	else
+		sp_bringup_nvme_down(ops, NULL, d.left, sizeof(d.left));
 	if (!d.stop && !ops->dm->list(ops->dm->ctx, out, sizeof(out)))
 		each_line_of(&d, sweep_map, out);
 	if (!d.stop) {

@@ -2,6 +2,7 @@
  * lives, decided before anything touches the system, and the parsers of
  * the tools' output that `up`, `down` and `status` read. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/nvmet.h"
 #include "common/machine.h"
 
 #include "common/strbuf.h"
@@ -136,6 +137,65 @@ static int store_io_override(int *io)
 	return 0;
 }
 
+/* nvme-tcp: nvmet has no delay store, so every path's delay goes on
+ * the wire (netem on the target's veth). A serial topology cannot be
+ * had that way: refused, unless o->not_serial says to run its delays
+ * as latency (docs/nvme.md). */
+static int nvme_delays(struct sp_topo *t, const struct sp_up_opts *o,
+		       char *err, size_t errlen)
+{
+	size_t i;
+
+	if (t->transport != SP_TRANSPORT_NVME_TCP)
+		return 0;
+	if (t->servers && !o->not_serial)
+		return sp_errf(err, errlen, -EINVAL, "%s: servers = %u (serial "
+			       "paths) cannot be had over nvme-tcp: nvmet has "
+			       "no delay store, netem delays packets, not "
+			       "commands in turn; add --not-serial to run its "
+			       "delays as latency (the paths are then not "
+			       "serial)", t->file, t->servers);
+	if (o->has_mech && o->mech != SP_MECH_NETEM)
+		return sp_errf(err, errlen, -EINVAL, "--mechanism %s: nvme-tcp "
+			       "paths are delayed by netem only",
+			       sp_mech_names[o->mech]);
+	t->servers = 0;
+	for (i = 0; i < t->npaths; i++)
+		t->paths[i].mech = SP_MECH_NETEM;
+	return 0;
+}
+
+/* The selector as the transport's multipath knows it: `rr` is
+ * dm's round-robin over iSCSI and NVMe's over nvme-tcp. A topology file's
+ * dm selector (the shipped ones say st) gives way to NVMe's default,
+ * numa; one asked for with --selector does not. */
+static int family_selector(const struct sp_topo *t,
+			   const struct sp_up_opts *o, struct sp_state *st,
+			   char *err, size_t errlen)
+{
+	enum sp_sel_family fam = t->transport == SP_TRANSPORT_NVME_TCP
+					 ? SP_SEL_FAMILY_NVME
+					 : SP_SEL_FAMILY_DM;
+	enum sp_selector kind;
+
+	if (!sp_selector_for_family(st->sel.kind, fam, &kind)) {
+		if (kind != st->sel.kind)
+			sp_dm_selector_init(&st->sel, kind);
+		return 0;
+	}
+	if (fam == SP_SEL_FAMILY_NVME && !o->has_selector) {
+		sp_dm_selector_init(&st->sel, SP_SEL_NUMA);
+		return 0;
+	}
+	return sp_errf(err, errlen, -EINVAL, "selector %s is %s; transport %s "
+		       "runs %s", sp_selector_short_name(st->sel.kind),
+		       fam == SP_SEL_FAMILY_NVME ? "dm-multipath's"
+						 : "an NVMe iopolicy",
+		       sp_transport_names[t->transport],
+		       fam == SP_SEL_FAMILY_NVME ? "numa, rr or qd"
+						 : "st, hst, ql, rr or ioa");
+}
+
 int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		    struct sp_state *st, char *err, size_t errlen)
 {
@@ -160,7 +220,11 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	if (o->has_mech)
 		for (i = 0; i < t.npaths; i++)
 			t.paths[i].mech = o->mech;
-	ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
+	if (o->has_transport)
+		t.transport = o->transport;
+	ret = nvme_delays(&t, o, err, errlen);
+	if (!ret)
+		ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
 	if (!ret)
 		ret = add_serial_base(&t, o->serial_base_ns, rp, err, errlen);
 	if (!ret)
@@ -197,9 +261,17 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 			     "record paths with blanks in them",
 			     strpbrk(st->backing, " \t\n") ? st->backing
 							    : st->topo_file);
+	st->transport = t.transport;
+	if (t.transport == SP_TRANSPORT_NVME_TCP &&
+	    sp_snprintf(st->nqn, sizeof(st->nqn), "%s%s-%s", SP_UP_NQN_PREFIX,
+			safe, o->tag))
+		return sp_errf(err, errlen, -ENAMETOOLONG, "nqn too long");
 	st->size_bytes = t.size_bytes;
 	st->scale = o->scale > 1 ? o->scale : 1;
 	st->sel = o->has_selector ? o->sel : t.selector;
+	ret = family_selector(&t, o, st, err, errlen);
+	if (ret)
+		return ret;
 	st->init = t.init;
 
 	st->npaths = t.npaths;
@@ -221,7 +293,8 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 		snprintf(p->target_ip, sizeof(p->target_ip), "%s",
 			 r->target_ip);
 		p->prefix_len = r->prefix_len;
-		p->portal_port = SP_PORTAL_PORT;
+		p->portal_port = t.transport == SP_TRANSPORT_NVME_TCP
+					 ? SP_NVME_TCP_PORT : SP_PORTAL_PORT;
 		/* one block of 16 control ports per tag keeps two ups'
 		 * tgtds apart; tgtd keeps the port in a short, < 32768 */
 		p->ctl_port = 20000 + (tagnum % 700) * 16 + p->index - 1;

@@ -3,6 +3,7 @@
  * an earlier topology, room for the backing file. Apart from the steps
  * in bringup_up.c so each file reads as one thing. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/nvmet.h"
 
 #include "common/log.h"
 #include "common/strbuf.h"
@@ -65,16 +66,85 @@ static int backing_fits(const struct sp_sys_ops *ops,
 	return 0;
 }
 
+/* The namespaces and addresses every transport needs. */
+static int net_free(const struct sp_sys_ops *ops, const struct sp_state *st,
+		    char *err, size_t errlen)
+{
+	char out[16384], path[256];
+	size_t i;
+	int ret;
+
+	ret = ops->net->addr4_list(ops->net->ctx, out, sizeof(out));
+	if (ret)
+		return sp_errf(err, errlen, ret, "cannot list the addresses in "
+			       "use: %s", strerror(-ret));
+	ret = sp_bringup_addr_clash(st, out, err, errlen);
+	for (i = 0; !ret && i < st->npaths; i++) {
+		snprintf(path, sizeof(path), "/run/netns/%s",
+			 st->paths[i].netns);
+		if (ops->exists(ops->ctx, path))
+			return sp_errf(err, errlen, -EEXIST, "namespace %s already exists "
+				     "(slowpath down removes it)",
+				     st->paths[i].netns);
+	}
+	return ret;
+}
+
+/* nvme-tcp: nvmet and the host side of NVMe/TCP, configfs mounted (the
+ * lab guest does not mount it; systemd would), no port id of ours
+ * taken. */
+static int preflight_nvme(const struct sp_sys_ops *ops, struct sp_state *st,
+			  char *err, size_t errlen)
+{
+	const char *mods[] = { "nvme_tcp", "nvmet", "nvmet_tcp", "loop",
+			       "veth", "sch_netem" };
+	char path[320];
+	size_t i, n = wants_netem(st) ? 6 : 5;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		if (!have_module(ops, mods[i]))
+			return sp_errf(err, errlen, -ENOENT, "kernel piece missing: "
+				       "module %s is neither loaded nor loadable "
+				       "(nvme-tcp topologies need nvme_tcp, "
+				       "nvmet, nvmet_tcp and loop)", mods[i]);
+	if (!ops->exists(ops->ctx, SP_NVMET_CFS))
+		sp_sys_runv(ops, NULL, 0, "mount", "-t", "configfs", "configfs",
+			    "/sys/kernel/config", NULL);
+	if (!ops->exists(ops->ctx, SP_NVMET_CFS))
+		return sp_errf(err, errlen, -ENOENT, "%s is missing: configfs is "
+			       "not mounted on /sys/kernel/config, or nvmet "
+			       "is not loaded", SP_NVMET_CFS);
+	snprintf(path, sizeof(path), "%s/subsystems/%s", SP_NVMET_CFS, st->nqn);
+	if (ops->exists(ops->ctx, path))
+		return sp_errf(err, errlen, -EEXIST, "nvmet subsystem %s already "
+			       "exists (slowpath down removes it)", st->nqn);
+	for (i = 0; i < st->npaths; i++) {
+		snprintf(path, sizeof(path), "%s/ports/%u", SP_NVMET_CFS,
+			 st->paths[i].ctl_port);
+		if (ops->exists(ops->ctx, path))
+			return sp_errf(err, errlen, -EADDRINUSE, "nvmet port %u of "
+				       "path %s is taken (%s exists)",
+				       st->paths[i].ctl_port,
+				       st->paths[i].label, path);
+	}
+	snprintf(st->bstype, sizeof(st->bstype), "nvmet");
+	ret = net_free(ops, st, err, errlen);
+	return ret ? ret : backing_fits(ops, st, err, errlen);
+}
+
 int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
 			 char *err, size_t errlen)
 {
 	/* sd_mod too: without udev (the lab) nothing loads it on demand,
 	 * and the sessions' LUNs would never become disks */
 	const char *mods[8] = { "dm_multipath", "iscsi_tcp", "veth", "sd_mod" };
-	char out[16384], path[256];
+	char path[256];
 	size_t i, n = 4;
 	int ret, all_netem = 1;
 
+	if (st->transport == SP_TRANSPORT_NVME_TCP)
+		return preflight_nvme(ops, st, err, errlen);
 	ret = sp_bringup_load_selector(ops, st->sel.kind, err, errlen);
 	if (ret == -EBUSY)
 		return ret;
@@ -113,20 +183,12 @@ int sp_bringup_preflight(const struct sp_sys_ops *ops, struct sp_state *st,
 			     "install-backend', or use --mechanism netem",
 			     path);
 	}
-	ret = ops->net->addr4_list(ops->net->ctx, out, sizeof(out));
-	if (ret)
-		return sp_errf(err, errlen, ret, "cannot list the addresses in "
-			       "use: %s", strerror(-ret));
-	ret = sp_bringup_addr_clash(st, out, err, errlen);
+	ret = net_free(ops, st, err, errlen);
 	if (ret)
 		return ret;
 	for (i = 0; i < st->npaths; i++) {
 		struct sp_state_path *p = &st->paths[i];
 
-		snprintf(path, sizeof(path), "/run/netns/%s", p->netns);
-		if (ops->exists(ops->ctx, path))
-			return sp_errf(err, errlen, -EEXIST, "namespace %s already exists "
-				     "(slowpath down removes it)", p->netns);
 		snprintf(path, sizeof(path), "%s/socket.%u", SP_TGT_SOCKDIR,
 			 p->ctl_port);
 		if (ops->exists(ops->ctx, path))

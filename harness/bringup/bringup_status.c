@@ -189,9 +189,17 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 				 s->hst[0] ? s->hst : "?");
 	human_size(st->sectors ? st->sectors * 512 : st->size_bytes, size,
 		   sizeof(size));
-	sp_strbuf_printf(&o, "%s (%s) %s %s,%s\n", st->map_name, st->map_uuid,
-	     s->map_present ? s->dm_name : "(no map)",
-	     s->vendor[0] ? s->vendor : "?", s->model[0] ? s->model : "?");
+	if (st->transport == SP_TRANSPORT_NVME_TCP)
+		/* no map: native multipath's disk (docs/nvme.md) */
+		sp_strbuf_printf(&o, "nvme-tcp %s on %s (%s), loop %s\n",
+				 st->head[0] ? st->head : "?",
+				 st->subsys[0] ? st->subsys : "?", st->nqn,
+				 st->loop_dev[0] ? st->loop_dev : "?");
+	else
+		sp_strbuf_printf(&o, "%s (%s) %s %s,%s\n", st->map_name,
+		     st->map_uuid, s->map_present ? s->dm_name : "(no map)",
+		     s->vendor[0] ? s->vendor : "?",
+		     s->model[0] ? s->model : "?");
 	sp_strbuf_printf(&o, "size=%s features='%s' hwhandler='0' wp=rw\n", size,
 	     s->has_table && s->table.queue_if_no_path ? "1 queue_if_no_path"
 						      : "0");
@@ -202,8 +210,12 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 				 ? " (dm_multipath queues with no path for "
 				   "that many x 5 s)" : "");
 	policy(sel, pol, sizeof(pol));
+	if (st->transport == SP_TRANSPORT_NVME_TCP)	/* the journaled iopolicy */
+		snprintf(pol, sizeof(pol), "iopolicy %s",
+			 sp_selector_kernel_name(st->sel.kind));
 	sp_strbuf_printf(&o, "`-+- policy='%s' prio=0 status=%s\n", pol,
-	     s->map_present ? "active" : "absent");
+	     s->map_present || (st->transport == SP_TRANSPORT_NVME_TCP &&
+				st->has_head) ? "active" : "absent");
 	for (i = 0; i < st->npaths; i++) {
 		size_t w = (size_t)snprintf(mm, sizeof(mm), "%u:%u",
 					    st->paths[i].major,

@@ -2,6 +2,7 @@
  * and daemons in their own session (both through common/proc), files,
  * /proc for "is that pid still our tgtd". */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/nvmet.h"
 
 #include "common/file.h"
 #include "common/log.h"
@@ -343,6 +344,7 @@ const struct sp_sys_ops sp_sys_real = {
 	.dm = &sp_dm_lib_ops,
 	.netem = &sp_netem_nl_ops,
 	.net = &sp_net_real,
+	.cfs = &sp_cfs_real,
 	.pid_info = sp_sys_pid_info,
 	.file_ino = sp_sys_file_ino,
 	.list_pids = sp_sys_list_pids,

@@ -104,6 +104,8 @@ static int write_plan(struct up *u)
 		ret = journal(u, buf);
 	if (!ret && !sp_state_fmt_initiator(u->st, buf, sizeof(buf)) && buf[0])
 		ret = journal(u, buf);
+	if (!ret && !sp_state_fmt_nvme(u->st, buf, sizeof(buf)) && buf[0])
+		ret = journal(u, buf);
 	if (ret)
 		return ret;
 	ret = begin(u, SP_STEP_BACKING, NULL);
@@ -485,6 +487,16 @@ static int do_up(struct up *u, const struct sp_up_opts *o)
 	int ret;
 
 	ret = write_plan(u);
+	/* nvme-tcp: the same namespaces and veths, then nvmet instead of
+	 * tgtds and native multipath instead of a map (bringup_nvme.c) */
+	for (i = 0; !ret && u->st->transport == SP_TRANSPORT_NVME_TCP &&
+		    i < u->st->npaths; i++)
+		ret = path_net(u, &u->st->paths[i]);
+	if (!ret && u->st->transport == SP_TRANSPORT_NVME_TCP) {
+		ret = sp_bringup_nvme_up(u->ops, u->st, u->fd, o->disk_wait_s,
+					 u->err, u->errlen);
+		goto done;
+	}
 	if (!ret)
 		ret = sp_bringup_chap_setup(u->fd, u->dir, u->st,
 					    u->chap_secret,
@@ -508,6 +520,7 @@ static int do_up(struct up *u, const struct sp_up_opts *o)
 		ret = find_disks(u, o->disk_wait_s);
 	if (!ret)
 		ret = make_map(u);
+done:
 	if (!ret && sp_bringup_interrupted)
 		ret = failf(u, -EINTR, "interrupted");
 	if (!ret) {

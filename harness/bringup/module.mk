@@ -9,6 +9,9 @@ LIB_SRCS += harness/bringup/state_parse.c harness/bringup/state_file.c \
 	    harness/bringup/bringup_pids.c harness/bringup/bringup_sys_proc.c \
 	    harness/bringup/state_compact.c harness/bringup/lock.c \
 	    harness/bringup/state_failover.c harness/bringup/bringup_failover.c \
+	    harness/bringup/state_nvme.c harness/bringup/bringup_nvme.c \
+	    harness/bringup/bringup_nvme_down.c \
+	    harness/bringup/nvmet_plan.c harness/bringup/nvmet_sys.c \
 	    harness/bringup/bringup_hst.c harness/bringup/calib.c \
 	    harness/bringup/bringup_do.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
@@ -19,14 +22,15 @@ UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup_down.c \
 	      tests/unit/harness/bringup/test_lock.c \
 	      tests/unit/harness/bringup/test_bringup_scale.c \
-	      tests/unit/harness/bringup/test_calib.c
+	      tests/unit/harness/bringup/test_calib.c \
+	      tests/unit/harness/bringup/test_nvmet.c
 # the mock system of sp_sys_ops, one copy for every test that uses it
 BRINGUP_MOCK := tests/unit/harness/bringup/bringup_mock.c tests/unit/harness/bringup/bringup_mock_kernel.c \
 		tests/unit/harness/bringup/bringup_mock_files.c
 $(foreach t,test_bringup test_bringup_live test_bringup_down \
 	    test_bringup_scale test_bringup_chap,\
 	$(eval MOCKS_harness/bringup/$(t) += $(BRINGUP_MOCK)))
-# make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] and
+# make topology-equal3|skew4|u10 [UP_ARGS='--selector hst'] [TRANSPORT=nvme-tcp] and
 # topology-down: natively when root and the kernel stack are here (the
 # lab guest counts), otherwise in the running lab (slowpath lab start).
 # With no lab running, an up starts one and leaves it up (stopping it
@@ -45,4 +49,5 @@ $(TOPOLOGIES_UP) topology-down: $(SLOWPATH)
 		$(SLOWPATH) lab start || exit $$?; \
 	fi; \
 	if [ $@ = topology-down ]; then $(SLOWPATH) down; \
-	else $(SLOWPATH) up $(@:topology-%=%) $(UP_ARGS) && $(SLOWPATH) status; fi
+	else $(SLOWPATH) up $(@:topology-%=%) $(if $(TRANSPORT),--transport $(TRANSPORT)) \
+		$(UP_ARGS) && $(SLOWPATH) status; fi

@@ -38,6 +38,12 @@
  *   fault N HOW [id=ID] SPEC  (a fault on path N, SPEC as sp_fault_format
  *                           writes it, ID who set it; "fault N none"
  *                           once undone)
+ *   transport nvme-tcp NQN  (nvmet and native NVMe multipath instead of
+ *                           tgtd and dm-multipath; absent: iscsi)
+ *   loop /dev/loopN         (the loop device over the backing file that
+ *                           the nvmet namespace serves)
+ *   head SUBSYS DISK MAJ:MIN  (the namespace's multipath disk, e.g.
+ *                           nvme-subsys0 nvme0n1 259:2)
  */
 #ifndef SP_STATE_H
 #define SP_STATE_H
@@ -61,6 +67,7 @@
 #define SP_UP_IF_PREFIX "spu"
 #define SP_UP_IQN_PREFIX "iqn.2026-11.org.slowpath:up-"
 #define SP_UP_UUID_PREFIX "slowpath-"
+#define SP_UP_NQN_PREFIX "nqn.2026-12.io.slowpath:up-"
 
 enum sp_step {
 	SP_STEP_BACKING,	/* global */
@@ -73,6 +80,10 @@ enum sp_step {
 	SP_STEP_DISCOVERY,
 	SP_STEP_LOGIN,
 	SP_STEP_MAP,		/* global */
+	SP_STEP_LOOP,		/* global: nvme-tcp's loop device */
+	SP_STEP_NVMET,		/* global: subsystem and namespace */
+	SP_STEP_PORT,		/* nvmet-tcp port of the path */
+	SP_STEP_CONNECT,	/* nvme connect of the path */
 	SP_STEP_COUNT,
 };
 
@@ -131,6 +142,13 @@ struct sp_state {
 	struct sp_initiator init;	/* the topology's failover keys */
 	int has_qtimeout;		/* up changed the module's timeout */
 	unsigned int qtimeout_was;	/* what it was before */
+	/* nvme-tcp (docs/nvme.md); the rest is unused for iscsi */
+	enum sp_transport transport;
+	char nqn[224];
+	char loop_dev[32];		/* "" until losetup said */
+	int has_head;
+	char subsys[32], head[32];	/* nvme-subsys0, nvme0n1 */
+	unsigned int head_major, head_minor;
 	size_t npaths;
 	struct sp_state_path paths[SP_TOPO_MAX_PATHS];
 };
@@ -176,6 +194,19 @@ double sp_state_calib_residual(const struct sp_state_path *p);
 /* The path whose calibration residual is furthest beyond +-bound, its
  * index, or -1 when every calibrated path is within it. */
 int sp_state_calib_worst(const struct sp_state *st, double bound);
+
+/* "transport nvme-tcp NQN\n", "loop DEV\n", "head SUBSYS DISK MAJ:MIN\n"
+ * as far as st has them ("" for an iscsi journal). */
+int sp_state_fmt_nvme(const struct sp_state *st, char *buf, size_t len);
+/* A "transport", "loop" or "head" line's tokens into st (state_nvme.c);
+ * -EINVAL with why. */
+int sp_state_parse_nvme(struct sp_state *st, char **t, int n, char *why,
+			size_t whylen);
+/* The shapes those values must have: our NQN prefix and [A-Za-z0-9._-];
+ * /dev/loopN; nvmeSnH or nvmeScCnH (1 ok, 0 not). */
+int sp_state_nqn_ok(const char *nqn);
+int sp_state_loop_ok(const char *dev);
+int sp_state_nvme_disk_ok(const char *disk);
 
 /* "pid tgtd N PID START\n" (what "tgtd" or "iscsid"; start 0: none);
  * "run fio PID START\n", or "run idle\n" when pid is 0. */

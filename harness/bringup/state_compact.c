@@ -67,6 +67,7 @@ int sp_state_fmt_all(const struct sp_state *st, char *buf, size_t len)
 		snprintf(line, sizeof(line), "store %s\n", st->bstype);
 		put(&o, line);
 	}
+	put_ret(&o, sp_state_fmt_nvme(st, line, sizeof(line)), line);
 	for (s = 0; s < SP_STEP_COUNT; s++)
 		if (st->steps & (1u << s)) {
 			snprintf(line, sizeof(line), "begin %s\n",

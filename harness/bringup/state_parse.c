@@ -12,7 +12,8 @@
 
 const char *const sp_step_names[] = {
 	"backing", "iscsid", "netns", "veth", "tgtd", "target", "netem",
-	"discovery", "login", "map", NULL,
+	"discovery", "login", "map", "loop", "nvmet", "port", "connect",
+	NULL,
 };
 
 #define MAX_TOKS 24
@@ -318,7 +319,8 @@ static int rec_begin(struct sp_state *st, const struct rec *r)
 
 	if (s < 0)
 		return rec_bad(r, "unknown step '%s'", r->t[1]);
-	if (s == SP_STEP_BACKING || s == SP_STEP_ISCSID || s == SP_STEP_MAP) {
+	if (s == SP_STEP_BACKING || s == SP_STEP_ISCSID || s == SP_STEP_MAP ||
+	    s == SP_STEP_LOOP || s == SP_STEP_NVMET) {
 		st->steps |= 1u << s;
 		return 0;
 	}
@@ -465,6 +467,15 @@ static int rec_failover(struct sp_state *st, const struct rec *r)
 	return 0;
 }
 
+static int rec_nvme(struct sp_state *st, const struct rec *r)
+{
+	char why[128];
+
+	if (sp_state_parse_nvme(st, r->t, r->n, why, sizeof(why)))
+		return rec_bad(r, "%s", why);
+	return 0;
+}
+
 /* Each record kind, the fields it needs (its name counted) and who
  * reads it. */
 static const struct {
@@ -495,6 +506,9 @@ static const struct {
 	{ "initiator", 1, rec_failover },
 	{ "qtimeout", 1, rec_failover },
 	{ "fault", 1, rec_failover },
+	{ "transport", 1, rec_nvme },
+	{ "loop", 1, rec_nvme },
+	{ "head", 1, rec_nvme },
 };
 
 static int parse_line(struct sp_state *st, const struct rec *r)

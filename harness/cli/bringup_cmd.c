@@ -18,21 +18,31 @@
 static const char *sel_choices[SP_SEL_TABLE_MAX + 2] = { "topology" };
 static const char *const mech_choices[] = { "topology", "backend", "netem",
 					    "both", NULL };
+static const char *const transport_choices[] = { "topology", "iscsi",
+						 "nvme-tcp", NULL };
 
 /* up's options: the room's values, and the two choices by index */
 struct up_cli {
 	struct sp_up_args a;
-	int selector, mechanism;
+	int selector, mechanism, transport;
 };
 
 #define U(f) offsetof(struct up_cli, a.f)
 static const struct sp_opt up_table[] = {
 	{ .name = "selector", .type = SP_OPT_ENUM, .offset = offsetof(struct up_cli, selector),
 	  .choices = sel_choices, .def = "topology",
-	  .help = "path selector of the map (st|hst|ql|rr|ioa or a built one)" },
+	  .help = "path selector of the map (st|hst|ql|rr|ioa or a built one; over nvme-tcp the iopolicy numa|rr|qd)" },
 	{ .name = "mechanism", .type = SP_OPT_ENUM, .offset = offsetof(struct up_cli, mechanism),
 	  .choices = mech_choices, .def = "topology",
 	  .help = "how every path is delayed (backend|netem|both)" },
+	{ .name = "transport", .type = SP_OPT_ENUM,
+	  .offset = offsetof(struct up_cli, transport),
+	  .choices = transport_choices, .def = "topology",
+	  .help = "iscsi (tgtd, dm-multipath) or nvme-tcp (nvmet, native "
+	  "multipath; docs/nvme.md)" },
+	{ .name = "not-serial", .type = SP_OPT_BOOL, .offset = U(not_serial),
+	  .help = "nvme-tcp on a topology with servers: its delays as netem "
+	  "latency, the paths then not serial" },
 	{ .name = "unit", .type = SP_OPT_DELAY, .offset = U(unit_ns),
 	  .def = "0", .help = "delay unit (0: the topology's; its lab_unit "
 	  "in the lab)" },
@@ -79,7 +89,7 @@ static void up_usage(FILE *out)
 
 	sp_opt_help_argv(up_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath up TOPOLOGY [--selector st|hst|ql|rr|ioa] "
-		"[--mechanism backend|netem|both] [--unit T]\n"
+		"[--mechanism backend|netem|both] [--transport iscsi|nvme-tcp] [--unit T]\n"
 		"Sets the topology up: a namespace, veth pair and tgtd per "
 		"path, iSCSI sessions,\nand one dm-multipath map. State goes "
 		"to %s; 'slowpath down' undoes it.\noptions:\n%s",
@@ -99,6 +109,7 @@ static void up_args(struct up_cli *cli)
 {
 	cli->a.selector = cli->selector > 0 ? sel_choices[cli->selector] : NULL;
 	cli->a.mechanism = cli->mechanism - 1;	/* 0, "topology": -1 */
+	cli->a.transport = cli->transport - 1;
 }
 
 static void up_defaults(struct up_cli *cli)

@@ -134,6 +134,34 @@ static int exact_time_ends(const struct sp_run_plan *plan,
 	return 0;
 }
 
+/* Each --selectors name as the topology's multipath knows it: `rr` is
+ * dm's round-robin over iSCSI and NVMe's over nvme-tcp; st over nvme-tcp
+ * or numa over iSCSI is refused. */
+static int selectors_of_transport(struct sp_run_plan *plan,
+				  const struct sp_state *st)
+{
+	enum sp_sel_family fam = st->transport == SP_TRANSPORT_NVME_TCP
+					 ? SP_SEL_FAMILY_NVME
+					 : SP_SEL_FAMILY_DM;
+	size_t i;
+
+	for (i = 0; i < plan->n_sel; i++)
+		if (sp_selector_for_family(plan->sel[i], fam, &plan->sel[i])) {
+			sp_err("run: selector %s does not run on %s's %s "
+			       "(%s)", sp_selector_short_name(plan->sel[i]),
+			       st->topology,
+			       fam == SP_SEL_FAMILY_NVME
+				       ? "native NVMe multipath"
+				       : "dm-multipath map",
+			       fam == SP_SEL_FAMILY_NVME
+				       ? "it has numa, rr, qd; dm over nvme "
+					 "paths is not there yet"
+				       : "numa and qd are NVMe iopolicies");
+			return SP_EXIT_USAGE;
+		}
+	return 0;
+}
+
 /* The checks that need the system but change nothing on it. */
 static int find_target(struct sp_state *st, struct sp_run_target *t)
 {
@@ -149,6 +177,11 @@ static int find_target(struct sp_state *st, struct sp_run_target *t)
 		sp_err("run: %s", ret == -EINVAL ? err : strerror(-ret));
 		return SP_EXIT_RUNTIME;
 	}
+	if (st->transport == SP_TRANSPORT_NVME_TCP) {
+		/* no map: native multipath's disk, checked as the journal's */
+		minor = 0;
+		goto from_state;
+	}
 	ret = sp_run_dm_info(st->map_name, name, sizeof(name), uuid,
 			     sizeof(uuid), &major, &minor);
 	if (ret)
@@ -158,6 +191,7 @@ static int find_target(struct sp_state *st, struct sp_run_target *t)
 		sp_err("run: %s", err);
 		return SP_EXIT_USAGE;
 	}
+from_state:
 	ret = sp_run_target_from_state(st, minor, t, err, sizeof(err));
 	if (ret) {
 		sp_err("run: %s", err);
@@ -213,6 +247,11 @@ static int faults_on_paths(struct sp_run_plan *plan, struct sp_state *st)
 {
 	char err[SP_RUN_ERRLEN];
 
+	if (plan->n_faults && st->transport == SP_TRANSPORT_NVME_TCP) {
+		sp_err("run: --fault on nvme-tcp topology %s: faults are not "
+		       "there yet for nvme-tcp (docs/nvme.md)", st->topology);
+		return SP_EXIT_USAGE;
+	}
 	if (sp_run_faults_resolve(plan->faults, plan->n_faults, st, err,
 				  sizeof(err))) {
 		sp_err("run: %s", err);
@@ -236,6 +275,8 @@ static int run_target(struct sp_run_plan *plan, const char *job_text,
 		return SP_EXIT_RUNTIME;
 	}
 	code = find_target(st, t);
+	if (!code)
+		code = selectors_of_transport(plan, st);
 	if (!code)
 		code = exact_time_ends(plan, st);
 	if (!code)

@@ -33,8 +33,12 @@ static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	ret = sp_bringup_selector_set(&sp_sys_real, x->st, sel, x->state_dir,
-				      err, sizeof(err));
+	if (x->st->transport == SP_TRANSPORT_NVME_TCP)
+		ret = sp_bringup_iopolicy_set(&sp_sys_real, x->st, sel->kind,
+					      x->state_dir, err, sizeof(err));
+	else
+		ret = sp_bringup_selector_set(&sp_sys_real, x->st, sel,
+					      x->state_dir, err, sizeof(err));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		sp_err("selector %s: %s", sp_selector_short_name(sel->kind), err);
@@ -47,8 +51,13 @@ static int exec_dm_status(void *ctx, char **text)
 {
 	struct sp_run_exec *x = ctx;
 	char buf[4096];
-	int ret = sp_sys_real.dm->status(sp_sys_real.dm->ctx, x->st->map_name,
-					 buf, sizeof(buf));
+	int ret;
+
+	/* no map over nvme-tcp paths: their states are not sampled yet */
+	if (x->st->transport == SP_TRANSPORT_NVME_TCP)
+		return -ENOTSUP;
+	ret = sp_sys_real.dm->status(sp_sys_real.dm->ctx, x->st->map_name,
+				     buf, sizeof(buf));
 
 	if (ret)
 		return ret;

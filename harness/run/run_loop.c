@@ -78,9 +78,21 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 	snprintf(t->topology, sizeof(t->topology), "%s", st->topology);
 	snprintf(t->map_name, sizeof(t->map_name), "%s", st->map_name);
 	snprintf(t->map_uuid, sizeof(t->map_uuid), "%s", st->map_uuid);
-	snprintf(t->device, sizeof(t->device), "/dev/mapper/%s",
-		 st->map_name);
-	snprintf(t->dm_name, sizeof(t->dm_name), "dm-%u", dm_minor);
+	/* nvme-tcp: the namespace's disk is what fio reads and what
+	 * /proc/diskstats names for the whole (docs/nvme.md) */
+	if (st->transport == SP_TRANSPORT_NVME_TCP) {
+		snprintf(t->device, sizeof(t->device), "/dev/%s", st->head);
+		if (sp_snprintf(t->dm_name, sizeof(t->dm_name), "%s",
+				st->head)) {
+			snprintf(err, errlen, "disk name %s too long",
+				 st->head);
+			return -EINVAL;
+		}
+	} else {
+		snprintf(t->device, sizeof(t->device), "/dev/mapper/%s",
+			 st->map_name);
+		snprintf(t->dm_name, sizeof(t->dm_name), "dm-%u", dm_minor);
+	}
 	t->initial = st->sel;
 	t->n_paths = st->npaths;
 	for (i = 0; i < st->npaths; i++) {

@@ -110,6 +110,11 @@ static void every_module_follows_its_kernel_name(void **state)
 		const struct sp_selector_info *s = sp_selector_info(k);
 
 		assert_non_null(s);
+		/* NVMe's iopolicies are nvme_core's, no module of their own */
+		if (s->family == SP_SEL_FAMILY_NVME) {
+			assert_string_equal(s->module, "nvme_core");
+			continue;
+		}
 		snprintf(want, sizeof(want), "dm_%s", s->kernel_name);
 		for (i = 0; want[i]; i++)
 			if (want[i] == '-')
@@ -196,7 +201,7 @@ static void registered_selector_joins_the_table(void **state)
 			    "latency-random");
 	assert_null(sp_selector_short_names[SP_SEL_COUNT + 1]);
 	assert_string_equal(sp_selector_list(),
-			    "st, hst, ql, rr, ioa, latency-random");
+			    "st, hst, ql, rr, ioa, numa, nvme-rr, qd, latency-random");
 	/* the same again is the same entry */
 	assert_int_equal(sp_selector_register("latency-random",
 					      "dm_latency_random",
@@ -255,6 +260,35 @@ static void register_refuses_bad_names(void **state)
 }
 
 /* A table names the kernel's selector; the short name is refused. */
+/* `rr` is round-robin of whichever multipath the topology has; st has
+ * no NVMe counterpart, numa no dm one. */
+static void family_mapping(void **state)
+{
+	enum sp_selector k;
+
+	(void)state;
+	assert_int_equal(sp_selector_family(SP_SEL_ST), SP_SEL_FAMILY_DM);
+	assert_int_equal(sp_selector_family(SP_SEL_QD), SP_SEL_FAMILY_NVME);
+	assert_int_equal(sp_selector_for_family(SP_SEL_RR, SP_SEL_FAMILY_NVME,
+						&k), 0);
+	assert_int_equal(k, SP_SEL_NRR);
+	assert_int_equal(sp_selector_for_family(SP_SEL_NRR, SP_SEL_FAMILY_DM,
+						&k), 0);
+	assert_int_equal(k, SP_SEL_RR);
+	assert_int_equal(sp_selector_for_family(SP_SEL_NUMA,
+						SP_SEL_FAMILY_NVME, &k), 0);
+	assert_int_equal(k, SP_SEL_NUMA);
+	assert_int_equal(sp_selector_for_family(SP_SEL_ST, SP_SEL_FAMILY_NVME,
+						&k), -EINVAL);
+	assert_int_equal(sp_selector_for_family(SP_SEL_QD, SP_SEL_FAMILY_DM,
+						&k), -EINVAL);
+	assert_int_equal(sp_selector_by_short("qd", &k), 0);
+	assert_string_equal(sp_selector_kernel_name(k), "queue-depth");
+	/* the journal's and the CLI's "rr" stays dm's */
+	assert_int_equal(sp_selector_parse("rr", &k), 0);
+	assert_int_equal(k, SP_SEL_RR);
+}
+
 static void table_parse_wants_the_kernel_name(void **state)
 {
 	struct sp_dm_map m;
@@ -282,6 +316,7 @@ int main(void)
 		cmocka_unit_test(short_names_are_an_enum_choice_list),
 		cmocka_unit_test(argument_counts),
 		cmocka_unit_test(table_parse_wants_the_kernel_name),
+		cmocka_unit_test(family_mapping),
 		cmocka_unit_test(registered_selector_joins_the_table),
 		cmocka_unit_test(register_refuses_bad_names),
 	};

@@ -1,0 +1,77 @@
+/* nvmet through configfs (no nvmetcli in Debian 12): the subsystem with
+ * its one namespace and one nvmet-tcp port per path, as a plan of
+ * mkdir/write/symlink steps (pure, so unit tests build it without root)
+ * that sp_nvmet_apply carries out through struct sp_cfs_ops and
+ * sp_nvmet_undo takes back in reverse. docs/nvme.md. */
+#ifndef SP_NVMET_H
+#define SP_NVMET_H
+
+#include <stddef.h>
+
+#include "harness/bringup/state.h"
+
+#define SP_NVMET_CFS "/sys/kernel/config/nvmet"
+#define SP_NVME_TCP_PORT 4420	/* IANA's NVMe/TCP port */
+#define SP_NVMET_NSID 1
+#define SP_NVMET_MAX_STEPS 16
+
+enum sp_cfs_op { SP_CFS_MKDIR, SP_CFS_WRITE, SP_CFS_SYMLINK };
+
+struct sp_cfs_step {
+	enum sp_cfs_op op;
+	char path[320];
+	/* WRITE: the text; SYMLINK: the link's target */
+	char value[320];
+	/* SYMLINK: made from inside this network namespace ("": ours).
+	 * Linking a subsystem into a port enables the port, and nvmet-tcp
+	 * creates its listening socket in the namespace of the process that
+	 * does it, where the path's target address lives. */
+	char netns[48];
+	/* WRITE: written back before the teardown ("": nothing), e.g. a
+	 * namespace's enable 0 so its directory can go */
+	char undo[8];
+};
+
+struct sp_cfs_plan {
+	size_t n;
+	struct sp_cfs_step steps[SP_NVMET_MAX_STEPS];
+};
+
+/* The effects: configfs and sysfs. 0 or -errno each. */
+struct sp_cfs_ops {
+	int (*mkdir)(void *ctx, const char *path);
+	int (*rmdir)(void *ctx, const char *path);
+	/* the text to an existing attribute, never through a symlink */
+	int (*write)(void *ctx, const char *path, const char *text);
+	/* linkpath -> target, from inside netns (NULL or "": ours) */
+	int (*symlink)(void *ctx, const char *netns, const char *target,
+		       const char *linkpath);
+	int (*unlink)(void *ctx, const char *path);
+	/* every entry of dir but . and .., one name a line (symlinks too,
+	 * never followed) */
+	int (*list_dir)(void *ctx, const char *dir, char *buf, size_t len);
+	void *ctx;
+};
+
+extern const struct sp_cfs_ops sp_cfs_real;
+
+/* The subsystem st->nqn, any host allowed, namespace 1 on
+ * st->loop_dev, enabled. -EINVAL for an NQN or device of the wrong
+ * shape, -ENOSPC when a path does not fit. */
+int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan);
+/* Path p's port: id p->ctl_port, tcp, ipv4, p->target_ip, 4420, the
+ * subsystem linked in from p->netns. */
+int sp_nvmet_plan_port(const struct sp_state *st,
+		       const struct sp_state_path *p, struct sp_cfs_plan *plan);
+
+/* The plan in order; stops at the first failure, err naming the step's
+ * path. What was done stays: sp_nvmet_undo takes it back. */
+int sp_nvmet_apply(const struct sp_cfs_ops *ops,
+		   const struct sp_cfs_plan *plan, char *err, size_t errlen);
+/* In reverse: symlinks unlinked, directories removed, undo texts
+ * written; what is not there is fine. 0, or the first other error with
+ * err naming what stayed (the rest is still tried). */
+int sp_nvmet_undo(const struct sp_cfs_ops *ops,
+		  const struct sp_cfs_plan *plan, char *err, size_t errlen);
+
+#endif
