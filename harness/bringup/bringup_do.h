@@ -24,6 +24,9 @@ struct sp_up_args {
 	int calibrate;
 	int64_t calib_base_ns, calib_rounds, calib_runtime_s;
 	int64_t serial_base_ns;
+	/* --hst: "stock", "5.8" or "5.8:SKEW" (lab/hst_info.h); NULL:
+	 * stock */
+	const char *hst;
 };
 
 /* `slowpath up TOPOLOGY` (a name or a file) with a's options;

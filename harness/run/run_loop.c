@@ -8,6 +8,7 @@
 #include "harness/measure/shares.h"
 #include "harness/run/run_fio.h"
 #include "harness/run/run_watch.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -157,6 +158,23 @@ static void case_init(struct sp_case_result *c, const struct sp_run_plan *plan,
 	snprintf(c->map.name, sizeof(c->map.name), "%s", t->dm_name);
 }
 
+/* The HST build the run named (run_case put it in hst_build) into the
+ * label the ran-under lines show, with 5.8's skew as /sys showed it. */
+static void hst_env(struct sp_case_env *e)
+{
+	char label[sizeof(e->hst)];
+
+	if (strcmp(e->hst_build, "5.8")) {
+		e->has_hst_skew = 0;
+		return;
+	}
+	if (!strcmp(e->hst, "not loaded"))
+		snprintf(e->hst, sizeof(e->hst), "stock");
+	if (!sp_hst_build_label(e->hst, SP_HST_BUILD_5_8, e->has_hst_skew,
+				e->hst_skew_ns, label, sizeof(label)))
+		snprintf(e->hst, sizeof(e->hst), "%s", label);
+}
+
 /* What the case ran under; the CPU's busy fraction from two /proc/stat
  * samples taken around fio (NULL: not sampled). */
 static void case_env(struct sp_case_result *c, const struct sp_run_target *t,
@@ -178,6 +196,7 @@ static void case_env(struct sp_case_result *c, const struct sp_run_target *t,
 	}
 	if (ops->env_info)
 		ops->env_info(ops->ctx, &c->env);
+	hst_env(&c->env);
 }
 
 /* fio's stderr, line by line, as fio said it. */
@@ -349,6 +368,11 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 	sp_dm_selector_init(&sel, rc->sel);
 	if (rc->sel == r->t->initial.kind)
 		sel = r->t->initial;
+	/* and the HST build: run --hst's, else up's */
+	sel.hst_build = r->plan->hst_given ?
+		(enum sp_hst_build)r->plan->hst_build : r->t->initial.hst_build;
+	snprintf(c->env.hst_build, sizeof(c->env.hst_build), "%s",
+		 sel.hst_build == SP_HST_BUILD_5_8 ? "5.8" : "stock");
 	ret = ops->selector_set(ops->ctx, &sel);
 	if (ret) {
 		sp_err("case %s: setting %s failed", r->label,
