@@ -340,6 +340,22 @@ static int warm_up(struct case_run *r, const struct sp_run_case *rc,
 }
 
 /* One case; 1 when it was interrupted (nothing saved), 0 done. */
+/* The selector a case reloads: the run's HST parameters are those `up`
+ * was given, its HST build run --hst's, else up's (which the case's
+ * env records). */
+static void case_selector(const struct case_run *r,
+			  const struct sp_run_case *rc,
+			  struct sp_dm_selector *sel, struct sp_case_env *env)
+{
+	sp_dm_selector_init(sel, rc->sel);
+	if (rc->sel == r->t->initial.kind)
+		*sel = r->t->initial;
+	sel->hst_build = r->plan->hst_given ?
+		(enum sp_hst_build)r->plan->hst_build : r->t->initial.hst_build;
+	snprintf(env->hst_build, sizeof(env->hst_build), "%s",
+		 sel->hst_build == SP_HST_BUILD_5_8 ? "5.8" : "stock");
+}
+
 static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		    struct sp_case_result *c, struct sp_run_timing *tm)
 {
@@ -364,15 +380,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		return ret;
 	sp_run_case_label(rc, r->plan->numjobs, r->label, sizeof(r->label));
 	show(r, t0);
-	/* the run's HST parameters are those `up` was given */
-	sp_dm_selector_init(&sel, rc->sel);
-	if (rc->sel == r->t->initial.kind)
-		sel = r->t->initial;
-	/* and the HST build: run --hst's, else up's */
-	sel.hst_build = r->plan->hst_given ?
-		(enum sp_hst_build)r->plan->hst_build : r->t->initial.hst_build;
-	snprintf(c->env.hst_build, sizeof(c->env.hst_build), "%s",
-		 sel.hst_build == SP_HST_BUILD_5_8 ? "5.8" : "stock");
+	case_selector(r, rc, &sel, &c->env);
 	ret = ops->selector_set(ops->ctx, &sel);
 	if (ret) {
 		sp_err("case %s: setting %s failed", r->label,
