@@ -1,7 +1,6 @@
 /* up, status, selector set, delay set as the commands do them
  * (bringup_do.h). */
 #include "harness/bringup/bringup_do.h"
-#include "lab/hst_info.h"
 
 #include "common/exitcodes.h"
 #include "common/log.h"
@@ -11,6 +10,7 @@
 #include "harness/bringup/bringup_status.h"
 #include "harness/bringup/calib.h"
 #include "harness/bringup/lock.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -301,13 +301,16 @@ static int locked_state(const char *what, struct sp_state *st, int *lock)
 int sp_do_selector_set(const struct sp_dm_selector *sel)
 {
 	static struct sp_state st;
+	struct sp_dm_selector want = *sel;
 	char err[SP_BRINGUP_ERRLEN];
 	int ret, lock;
 
 	ret = locked_state("selector", &st, &lock);
 	if (ret)
 		return ret;
-	ret = sp_bringup_selector_set(&sp_sys_real, &st, sel, sp_state_dir(),
+	/* HST's build stays the one `up --hst` chose */
+	want.hst_build = st.sel.hst_build;
+	ret = sp_bringup_selector_set(&sp_sys_real, &st, &want, sp_state_dir(),
 				      err, sizeof(err));
 	sp_lock_release(NULL, lock);
 	if (ret) {
