@@ -188,6 +188,7 @@ hst_patch_5_8() {
 hst_add_5_8_to_makefile() {
 	local mk=$1/Makefile
 	grep -q "${HST58_KO%.ko}" "$mk" && return 0
+	# shellcheck disable=SC2016 # $(CONFIG_...) is make's, not ours
 	printf '\n# slowpath lab (lab/hst-build.sh): hst-5.8 beside the stock HST\n%s-y += %s\nobj-$(CONFIG_DM_MULTIPATH_HST) += %s\n' \
 		"${HST58_KO%.ko}" "${HST58_C%.c}.o" "${HST58_KO%.ko}.o" >>"$mk" ||
 		hst_die 3 "adding hst-5.8 to $mk failed"
