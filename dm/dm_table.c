@@ -18,6 +18,7 @@
 void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind)
 {
 	sel->kind = kind;
+	sel->hst_build = SP_HST_BUILD_STOCK;
 	sel->base_weight = -1;
 	sel->threshold_multiplier = -1;
 }
@@ -189,6 +190,19 @@ static int validate(const struct sp_dm_map *map, char *err, size_t errlen)
 	return 0;
 }
 
+const char *sp_dm_selector_kernel_name(const struct sp_dm_selector *sel)
+{
+	if (sel->kind == SP_SEL_HST && sel->hst_build == SP_HST_BUILD_5_8)
+		return SP_HST58_KERNEL_NAME;
+	return sp_selector_kernel_name(sel->kind);
+}
+
+const char *sp_dm_selector_module(const struct sp_dm_selector *sel)
+{
+	if (sel->kind == SP_SEL_HST && sel->hst_build == SP_HST_BUILD_5_8)
+		return SP_HST58_MODULE;
+	return sp_selector_module(sel->kind);
+}
 
 int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 		      char *err, size_t errlen)
@@ -209,7 +223,7 @@ int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 	/* <start> <len> multipath <features> <hw handler> <#groups> <first> */
 	sp_strbuf_printf(&o, "0 %" PRIu64 " multipath %s 0 1 1 %s", map->sectors,
 	     map->queue_if_no_path ? "1 queue_if_no_path" : "0",
-	     info->kernel_name);
+	     sp_dm_selector_kernel_name(sel));
 	if (sel->kind == SP_SEL_HST && sel->threshold_multiplier >= 0)
 		sp_strbuf_printf(&o, " 2 %" PRId64 " %" PRId64,
 		     sel->base_weight >= 0 ? sel->base_weight
@@ -384,7 +398,11 @@ static int parse_group_selector(struct tokens *t, struct sp_dm_map *map)
 	    (ret = next_tok(t, "a path selector", &name)))
 		return ret;
 	/* the kernel's name only: a table never says "st" */
-	if (sp_selector_by_kernel(name, &map->sel.kind))
+	map->sel.hst_build = SP_HST_BUILD_STOCK;
+	if (!strcmp(name, SP_HST58_KERNEL_NAME)) {
+		map->sel.kind = SP_SEL_HST;
+		map->sel.hst_build = SP_HST_BUILD_5_8;
+	} else if (sp_selector_by_kernel(name, &map->sel.kind))
 		return sp_errf(t->err, t->errlen, -EINVAL,
 			    "unknown path selector '%s'", name);
 	if ((ret = next_uint(t, "selector argument count", 2, &n)))

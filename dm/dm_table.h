@@ -19,8 +19,22 @@
 #define SP_HST_FIXED_ONE 1024
 #define SP_ST_MAX_RELATIVE_THROUGHPUT 100
 
+/* Which build of historical-service-time a table names (docs/
+ * selectors.md, "hst-5.8"): the kernel's, or the lab's hst-5.8 (HST as
+ * merged for 5.8, time_now from sched_clock() plus clock_skew_ns), which
+ * registers a selector name and a module of its own. */
+enum sp_hst_build {
+	SP_HST_BUILD_STOCK = 0,
+	SP_HST_BUILD_5_8 = 1,
+};
+#define SP_HST58_KERNEL_NAME "historical-service-time-5.8"
+#define SP_HST58_MODULE "dm_historical_service_time_58"
+
 struct sp_dm_selector {
 	enum sp_selector kind;
+	/* The HST build a table names when kind is HST; kept with any
+	 * kind, so a run's HST cases use the build `up` was given. */
+	enum sp_hst_build hst_build;
 	/* HST only; -1 leaves the kernel default. base_weight is in
 	 * [0, 1024); threshold_multiplier any unsigned value. */
 	int64_t base_weight;
@@ -58,6 +72,11 @@ int sp_dm_cpulist_parse(const char *text, uint64_t *mask);
 /* Fills sel with kind and the kernel's defaults. */
 void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind);
 void sp_dm_map_init(struct sp_dm_map *map, enum sp_selector kind);
+
+/* The name a table gives sel's selector: info's kernel name, or
+ * SP_HST58_KERNEL_NAME for HST's 5.8 build; its module likewise. */
+const char *sp_dm_selector_kernel_name(const struct sp_dm_selector *sel);
+const char *sp_dm_selector_module(const struct sp_dm_selector *sel);
 
 /* 0, -EINVAL (err names the value) or -ENOSPC (buf too small). */
 int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,

@@ -105,6 +105,95 @@ hst_patch_bucket_shift() {
 		{ print }' "$in" >"$out" || hst_die 3 "patching $in into $out failed"
 }
 
+# --- hst-5.8: the selector as merged for 5.8 (2613eab11996) ------------
+# Then hst_select_path took time_now from sched_clock() while last_finish
+# and stale_after came from ktime_get_ns(); ce40426fdc3c (2022) made all
+# three ktime_get_ns(). The variant is today's source with that one line
+# reverted, plus clock_skew_ns, a fixed offset added to sched_clock(), so
+# that the distance of the two clocks (which on a real machine depends
+# on where each started at boot) is set rather than left to the guest.
+# It registers as its own selector, HST58_PS_NAME, and is its own module
+# (HST58_KO, /sys/module/dm_historical_service_time_58), so one kernel
+# carries both builds side by side. Our own text, free of backslashes.
+HST58_KO=dm-historical-service-time-58.ko
+HST58_C=dm-ps-historical-service-time-58.c
+HST58_PS_NAME=historical-service-time-5.8
+HST58_CLOCK_BLOCK='/* slowpath lab (lab/hst-build.sh): hst-5.8, time_now from sched_clock()
+ * as before ce40426fdc3c, plus clock_skew_ns. The skew may be negative
+ * (sched_clock behind CLOCK_MONOTONIC); it is writable at run time, as
+ * a built-in selector cannot be reloaded, and read once per selection.
+ * A long: the lab kernels are 64-bit (6.1 has no param_get_llong). */
+#include <linux/sched/clock.h>
+#define HST_CLOCK_SKEW_MAX_NS (3600L * NSEC_PER_SEC)
+static long hst_clock_skew_ns;
+static int hst_clock_skew_set(const char *val, const struct kernel_param *kp)
+{
+	long v;
+	int r = kstrtol(val, 0, &v);
+
+	if (r)
+		return r;
+	if (v > HST_CLOCK_SKEW_MAX_NS || v < -HST_CLOCK_SKEW_MAX_NS)
+		return -ERANGE;
+	WRITE_ONCE(*(long *)kp->arg, v);
+	return 0;
+}
+static const struct kernel_param_ops hst_clock_skew_ops = {
+	.set = hst_clock_skew_set,
+	.get = param_get_long,
+};
+module_param_cb(clock_skew_ns, &hst_clock_skew_ops, &hst_clock_skew_ns, 0644);
+MODULE_PARM_DESC(clock_skew_ns, "ns added to sched_clock() for time_now (-3600 s..3600 s; 0: as merged for 5.8)");
+MODULE_ALIAS("dm-historical-service-time-5.8");
+/* Before a negative skew has passed since boot, time_now is 0, not a
+ * wrapped u64 (which would make every path look stale). */
+static u64 hst_clock_now(void)
+{
+	u64 now = sched_clock();
+	long skew = READ_ONCE(hst_clock_skew_ns);
+
+	if (skew < 0 && now < (u64)-skew)
+		return 0;
+	return now + (u64)skew;
+}
+'
+# The lines the variant changes, each exactly once in the source.
+HST58_NOW_LINE='^[[:space:]]+u64 time_now = ktime_get_ns\(\);$'
+HST58_NAME_LINE='^[[:space:]]+\.name[[:space:]]+= "historical-service-time",$'
+HST58_PREFIX_LINE='^#define[[:space:]]+DM_MSG_PREFIX[[:space:]]+"multipath historical-service-time"$'
+HST58_SELECT_LINE='^static struct dm_path \*hst_select_path\(struct path_selector \*ps,$'
+
+# hst_patch_5_8 SRC_C DST_C: DST_C is SRC_C (stock or bucket_shift-
+# patched) as hst-5.8: the clock block before hst_select_path, its
+# time_now from hst_clock_now(), its own selector name and log prefix.
+hst_patch_5_8() {
+	local in=$1 out=$2 re n
+	for re in "$HST58_NOW_LINE" "$HST58_NAME_LINE" "$HST58_PREFIX_LINE" "$HST58_SELECT_LINE"; do
+		n=$(grep -cE "$re" "$in")
+		[ "$n" -eq 1 ] ||
+			hst_die 3 "$in: found $n lines matching '$re', want exactly 1; the hst-5.8 patch does not fit this source"
+	done
+	HST_BLOCK=$HST58_CLOCK_BLOCK HST_NAME=$HST58_PS_NAME awk \
+		-v now="$HST58_NOW_LINE" -v name="$HST58_NAME_LINE" \
+		-v prefix="$HST58_PREFIX_LINE" -v sel="$HST58_SELECT_LINE" '
+		$0 ~ now { print "\tu64 time_now = hst_clock_now();"; next }
+		$0 ~ name { print "\t.name\t\t= \"" ENVIRON["HST_NAME"] "\","; next }
+		$0 ~ prefix { print "#define DM_MSG_PREFIX\t\"multipath " ENVIRON["HST_NAME"] "\""; next }
+		$0 ~ sel { print ENVIRON["HST_BLOCK"] }
+		{ print }' "$in" >"$out" || hst_die 3 "patching $in into $out failed"
+}
+
+# hst_add_5_8_to_makefile MD_DIR: drivers/md/Makefile also builds the
+# variant (built in with CONFIG_DM_MULTIPATH_HST, after the stock one).
+hst_add_5_8_to_makefile() {
+	local mk=$1/Makefile
+	grep -q "${HST58_KO%.ko}" "$mk" && return 0
+	# shellcheck disable=SC2016 # $(CONFIG_...) is make's, not ours
+	printf '\n# slowpath lab (lab/hst-build.sh): hst-5.8 beside the stock HST\n%s-y += %s\nobj-$(CONFIG_DM_MULTIPATH_HST) += %s\n' \
+		"${HST58_KO%.ko}" "${HST58_C%.c}.o" "${HST58_KO%.ko}.o" >>"$mk" ||
+		hst_die 3 "adding hst-5.8 to $mk failed"
+}
+
 # hst_compile KBUILD_DIR OBJ_DIR [KBUILD_FILE KO]: builds the .c/.h
 # already in OBJ_DIR with lab/Kbuild.hst (or KBUILD_FILE, making KO).
 hst_compile() {
@@ -121,18 +210,19 @@ hst_compile() {
 	}
 }
 
-# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO [STOCK_KO [IOA_KO]]:
+# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO [STOCK_KO [IOA_KO [HST58_KO]]]:
 # OUT_KO is the patched selector (built in WORK/obj-KVER); STOCK_KO, when
 # given (non-empty), the untouched source built the same way
 # (WORK/obj-KVER-stock), for comparing the two; IOA_KO, when given, the
-# stock io-affinity selector (WORK/obj-KVER-ioa).
+# stock io-affinity selector (WORK/obj-KVER-ioa); HST58_KO, when given,
+# hst-5.8 (bucket_shift and the clock mix, WORK/obj-KVER-58).
 hst_build() {
-	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 stock_out=${6:-} ioa_out=${7:-} src
+	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 stock_out=${6:-} ioa_out=${7:-} h58_out=${8:-} src
 	src=$work/src
 	hst_extract "$tarball" "$src"
 	hst_check_source "$src"
-	local obj=$work/obj-$kver stock=$work/obj-$kver-stock ioa=$work/obj-$kver-ioa
-	rm -rf "$obj" "$stock" "$ioa"
+	local obj=$work/obj-$kver stock=$work/obj-$kver-stock ioa=$work/obj-$kver-ioa h58=$work/obj-$kver-58
+	rm -rf "$obj" "$stock" "$ioa" "$h58"
 	mkdir -p "$obj"
 	cp "$src"/*.h "$src/dm-ps-historical-service-time.c" "$obj"/
 	hst_patch_bucket_shift "$src/dm-ps-historical-service-time.c" \
@@ -158,5 +248,12 @@ hst_build() {
 		cp "$src"/*.h "$src/dm-ps-io-affinity.c" "$ioa"/
 		hst_compile "$kbuild" "$ioa" Kbuild.ioa "$IOA_KO"
 		cp "$ioa/$IOA_KO" "$ioa_out"
+	fi
+	if [ -n "$h58_out" ]; then
+		mkdir -p "$h58" "$(dirname "$h58_out")"
+		cp "$src"/*.h "$h58"/
+		hst_patch_5_8 "$obj/dm-ps-historical-service-time.c" "$h58/$HST58_C"
+		hst_compile "$kbuild" "$h58" Kbuild.hst58 "$HST58_KO"
+		cp "$h58/$HST58_KO" "$h58_out"
 	fi
 }

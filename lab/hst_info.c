@@ -4,7 +4,13 @@
  * bucket << n, so the shift must grow by n for the same weights. */
 #include "lab/hst_info.h"
 
+#include "common/strbuf.h"
+#include "common/units.h"
+#include "dm/dm_table.h"
+
 #include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,4 +80,75 @@ int sp_hst_bucket_shift_for_k(uint64_t k, unsigned int *shift)
 		return -ERANGE;
 	*shift = SP_HST_STOCK_BUCKET_SHIFT + log2k;
 	return 0;
+}
+
+/* A skew is a duration with its unit, or "-" and one: sched_clock()
+ * behind CLOCK_MONOTONIC is a skew 2020's machines had as well. */
+static int parse_skew(const char *text, int64_t *ns)
+{
+	int neg = text[0] == '-';
+	int64_t v;
+
+	if (sp_parse_duration_ns(text + neg, &v) || v > SP_HST58_SKEW_MAX_NS)
+		return -EINVAL;
+	*ns = neg ? -v : v;
+	return 0;
+}
+
+int sp_hst_choice_parse(const char *text, struct sp_hst_choice *c,
+			char *err, size_t errlen)
+{
+	struct sp_hst_choice got = { SP_HST_BUILD_STOCK, 0 };
+
+	if (!text || !strcmp(text, "stock")) {
+		*c = got;
+		return 0;
+	}
+	if (strncmp(text, "5.8", 3) || (text[3] && text[3] != ':'))
+		return sp_errf(err, errlen, -EINVAL, "--hst '%s': want stock, "
+			       "5.8 or 5.8:SKEW", text);
+	got.build = SP_HST_BUILD_5_8;
+	if (text[3] == ':' && parse_skew(text + 4, &got.skew_ns))
+		return sp_errf(err, errlen, -EINVAL, "--hst '%s': the skew "
+			       "'%s' is not a duration with its unit within "
+			       "+-3600s (e.g. 200ms, -20ms, 0)", text, text + 4);
+	*c = got;
+	return 0;
+}
+
+int sp_hst_skew_parse(const char *text, int64_t *skew_ns)
+{
+	char *end;
+	long long v;
+
+	if (!text)
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (end == text)
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end || errno || v > SP_HST58_SKEW_MAX_NS ||
+	    v < -SP_HST58_SKEW_MAX_NS)
+		return -EINVAL;
+	*skew_ns = v;
+	return 0;
+}
+
+int sp_hst_build_label(const char *base, int build, int skew_known,
+		       int64_t skew_ns, char *buf, size_t len)
+{
+	char skew[32];
+	int n;
+
+	if (build != SP_HST_BUILD_5_8)
+		n = snprintf(buf, len, "%s", base);
+	else
+		n = snprintf(buf, len, "5.8%s%s skew %s",
+			     strcmp(base, "stock") ? " " : "",
+			     strcmp(base, "stock") ? base : "",
+			     skew_known ? sp_format_duration(skew_ns, skew,
+							     sizeof(skew)) : "?");
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

@@ -42,4 +42,34 @@ int sp_hst_info_label(const struct sp_hst_info *info, char *buf, size_t len);
  * of two >= 1; -ERANGE when the shift would pass 63. */
 int sp_hst_bucket_shift_for_k(uint64_t k, unsigned int *shift);
 
+/* hst-5.8 (lab/hst-build.sh, hst_patch_5_8): HST as merged for 5.8,
+ * its time_now sched_clock() plus the module parameter clock_skew_ns,
+ * a module of its own beside the stock one. The skew is writable at
+ * run time and bounded as the module bounds it. */
+#define SP_HST58_SYS_MODULE "/sys/module/dm_historical_service_time_58"
+#define SP_HST58_SYS_SKEW SP_HST58_SYS_MODULE "/parameters/clock_skew_ns"
+#define SP_HST58_SKEW_MAX_NS (3600LL * 1000000000LL)
+
+/* What `--hst` asks for: "stock", "5.8" (skew 0) or "5.8:SKEW", SKEW a
+ * duration with its unit ("200ms", "-20ms", "0"). */
+struct sp_hst_choice {
+	int build;		/* enum sp_hst_build (dm/dm_table.h) */
+	int64_t skew_ns;	/* 5.8 only */
+};
+
+/* 0, or -EINVAL with err naming the value and what is wanted. */
+int sp_hst_choice_parse(const char *text, struct sp_hst_choice *c,
+			char *err, size_t errlen);
+
+/* The decimal clock_skew_ns /sys shows ("-20000000\n") -> ns. 0 or
+ * -EINVAL (not a number, or outside what the module takes). */
+int sp_hst_skew_parse(const char *text, int64_t *skew_ns);
+
+/* What a case's env says of the HST it ran: base (sp_hst_info_label's
+ * "stock" or "bucket_shift N") for the stock build; for 5.8, "5.8 skew
+ * 200ms" (a bucket_shift other than 24 after "5.8"). skew_known 0:
+ * "5.8 skew ?" (/sys did not say). 0 or -ENOSPC. */
+int sp_hst_build_label(const char *base, int build, int skew_known,
+		       int64_t skew_ns, char *buf, size_t len);
+
 #endif

@@ -30,6 +30,7 @@ struct sp_boots_repro {
 	int64_t runtime_s, max_runtime_s, warmup_s, ios;
 	int full;
 	const char *scale, *unit, *data;
+	const char *hst;	/* --hst, passed on; NULL: stock */
 };
 
 /* slowpath reproduce --jobs N from a host without the kernel stack

@@ -120,6 +120,9 @@ static int guest_argv(const char *experiment, const struct sp_boots_repro *r,
 	if (r->data) {
 		argv[a++] = "--data"; argv[a++] = r->data;
 	}
+	if (r->hst) {
+		argv[a++] = "--hst"; argv[a++] = r->hst;
+	}
 	argv[a] = NULL;
 	return a;
 }

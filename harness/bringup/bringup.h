@@ -127,6 +127,10 @@ struct sp_up_opts {
 	 * before k; the reproduction's share of the published base that
 	 * a path serves in turn (harness/repro: sp_ref_serial_fit) */
 	int64_t serial_base_ns;
+	/* HST's build the map and run name (dm_table.h), and for 5.8 the
+	 * clock_skew_ns written before the map is made */
+	enum sp_hst_build hst_build;
+	int64_t hst_skew_ns;
 	char tag[8];			/* 4 hex digits; names everything */
 	int has_transport;		/* --transport over the file's key */
 	enum sp_transport transport;
@@ -275,6 +279,12 @@ unsigned long long sp_bringup_pid_start(const struct sp_sys_ops *ops,
  * k > 1, else 0 with *loaded 0 (nothing asked for it). *shift is what
  * is loaded. err says why on failure. */
 struct sp_hst_info;
+/* hst-5.8 (lab/hst_info.h): its module loaded (modprobe when /sys does
+ * not show it; built in on uml), and, unless skew_ns is NULL, its
+ * clock_skew_ns written and read back. 0, -ENOENT (not in this kernel:
+ * err says to rebuild the lab) or -EIO. */
+int sp_bringup_hst58_ready(const struct sp_sys_ops *ops,
+			   const int64_t *skew_ns, char *err, size_t errlen);
 /* Which HST /sys says is loaded (lab/hst_info.h); -ENOENT when none. */
 int sp_bringup_hst_loaded(const struct sp_sys_ops *ops,
 			  struct sp_hst_info *info);

@@ -10,6 +10,7 @@
 #include "harness/bringup/bringup_status.h"
 #include "harness/bringup/calib.h"
 #include "harness/bringup/lock.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +84,19 @@ int sp_do_load_state(struct sp_state *st)
 /* The checks of up's options against the topology. */
 static int up_checks(const struct sp_topo *topo, const struct sp_up_args *cli)
 {
+	struct sp_hst_choice hst;
+	char err[SP_BRINGUP_ERRLEN];
+
+	if (sp_hst_choice_parse(cli->hst, &hst, err, sizeof(err))) {
+		sp_err("up: %s", err);
+		return SP_EXIT_USAGE;
+	}
+	/* hst-5.8's bucket_shift is fixed at load, and built in on uml */
+	if (hst.build == SP_HST_BUILD_5_8 && cli->scale > 1) {
+		sp_err("up: --hst %s takes no --scale (only the stock build "
+		       "is reloaded with a bucket_shift)", cli->hst);
+		return SP_EXIT_USAGE;
+	}
 	if (cli->scale & (cli->scale - 1)) {
 		sp_err("up: --scale %lld is not a power of two (1, 2, 4, ...)",
 		       (long long)cli->scale);
@@ -111,6 +125,7 @@ static int up_checks(const struct sp_topo *topo, const struct sp_up_args *cli)
 static void up_opts(const struct sp_topo *topo, const struct sp_up_args *cli,
 		    struct sp_up_opts *o)
 {
+	struct sp_hst_choice hst;
 	enum sp_selector kind;
 
 	memset(o, 0, sizeof(*o));
@@ -131,6 +146,11 @@ static void up_opts(const struct sp_topo *topo, const struct sp_up_args *cli,
 	o->not_serial = cli->not_serial;
 	o->scale = (uint64_t)cli->scale;
 	o->serial_base_ns = cli->serial_base_ns;
+	/* up_checks parsed it */
+	if (!sp_hst_choice_parse(cli->hst, &hst, NULL, 0)) {
+		o->hst_build = (enum sp_hst_build)hst.build;
+		o->hst_skew_ns = hst.skew_ns;
+	}
 	o->unit_ns = cli->unit_ns;
 	if (!o->unit_ns && sp_machine_emulated_cost() && topo->lab_unit_ns > 0)
 		o->unit_ns = topo->lab_unit_ns;
@@ -318,6 +338,7 @@ static int nvme_selector_set(struct sp_state *st,
 int sp_do_selector_set(const struct sp_dm_selector *sel)
 {
 	static struct sp_state st;
+	struct sp_dm_selector want = *sel;
 	char err[SP_BRINGUP_ERRLEN];
 	int ret, lock;
 
@@ -325,9 +346,12 @@ int sp_do_selector_set(const struct sp_dm_selector *sel)
 	if (ret)
 		return ret;
 	ret = nvme_selector_set(&st, sel, err, sizeof(err));
-	if (ret == 1)
-		ret = sp_bringup_selector_set(&sp_sys_real, &st, sel,
+	if (ret == 1) {
+		/* HST's build stays the one `up --hst` chose */
+		want.hst_build = st.sel.hst_build;
+		ret = sp_bringup_selector_set(&sp_sys_real, &st, &want,
 					      sp_state_dir(), err, sizeof(err));
+	}
 	sp_lock_release(NULL, lock);
 	if (ret) {
 		sp_err("selector: %s", err);

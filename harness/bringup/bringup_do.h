@@ -26,6 +26,9 @@ struct sp_up_args {
 	int64_t serial_base_ns;
 	int transport;		/* enum sp_transport; -1: the topology's */
 	int not_serial;		/* nvme-tcp over a serial topology */
+	/* --hst: "stock", "5.8" or "5.8:SKEW" (lab/hst_info.h); NULL:
+	 * stock */
+	const char *hst;
 };
 
 /* `slowpath up TOPOLOGY` (a name or a file) with a's options;

@@ -115,3 +115,27 @@ int sp_bringup_hst_ensure(const struct sp_sys_ops *ops, uint64_t k,
 	*shift = want;
 	return 0;
 }
+
+int sp_bringup_hst58_ready(const struct sp_sys_ops *ops,
+			   const int64_t *skew_ns, char *err, size_t errlen)
+{
+	char text[32];
+	int64_t got;
+
+	if (!ops->exists(ops->ctx, SP_HST58_SYS_MODULE) &&
+	    sp_sys_runv(ops, NULL, 0, "modprobe", "-q", SP_HST58_MODULE, NULL))
+		return sp_errf(err, errlen, -ENOENT, "this kernel has no "
+			       "hst-5.8 (%s): rebuild the lab with 'make lab', "
+			       "which builds it beside the stock HST",
+			       SP_HST58_MODULE);
+	if (!skew_ns)
+		return 0;
+	snprintf(text, sizeof(text), "%lld\n", (long long)*skew_ns);
+	if (ops->write_file(ops->ctx, SP_HST58_SYS_SKEW, text) ||
+	    ops->read_file(ops->ctx, SP_HST58_SYS_SKEW, text, sizeof(text)) ||
+	    sp_hst_skew_parse(text, &got) || got != *skew_ns)
+		return sp_errf(err, errlen, -EIO, "setting %s to %lld failed",
+			       SP_HST58_SYS_SKEW, (long long)*skew_ns);
+	sp_info("hst-5.8: clock_skew_ns %lld", (long long)*skew_ns);
+	return 0;
+}

@@ -269,6 +269,7 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	st->size_bytes = t.size_bytes;
 	st->scale = o->scale > 1 ? o->scale : 1;
 	st->sel = o->has_selector ? o->sel : t.selector;
+	st->sel.hst_build = o->hst_build;
 	ret = family_selector(&t, o, st, err, errlen);
 	if (ret)
 		return ret;

@@ -595,6 +595,8 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 	if (!ret)
 		ret = sp_bringup_hst_ensure(ops, st.scale, &st.has_hst,
 					    &st.hst_shift, err, errlen);
+	if (!ret && o->hst_build == SP_HST_BUILD_5_8)
+		ret = sp_bringup_hst58_ready(ops, &o->hst_skew_ns, err, errlen);
 	if (ret)
 		return ret;
 	ret = sp_state_create(state_dir, &u.fd);

@@ -17,9 +17,11 @@ static int has_space(const char *s)
 int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
 			  size_t len)
 {
-	return sp_snprintf(buf, len, "selector %s %" PRId64 " %" PRId64 "\n",
+	/* only hst-5.8 says its build: other journals read as before */
+	return sp_snprintf(buf, len, "selector %s %" PRId64 " %" PRId64 "%s\n",
 		   sp_selector_short_name(sel->kind), sel->base_weight,
-		   sel->threshold_multiplier);
+		   sel->threshold_multiplier,
+		   sel->hst_build == SP_HST_BUILD_5_8 ? " hst=5.8" : "");
 }
 
 int sp_state_fmt_header(const struct sp_state *st, char *buf, size_t len)

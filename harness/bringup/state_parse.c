@@ -286,6 +286,10 @@ static int rec_selector(struct sp_state *st, const struct rec *r)
 	sp_dm_selector_init(&st->sel, k);
 	st->sel.base_weight = bw;
 	st->sel.threshold_multiplier = tm;
+	if (r->n > 4 && (r->n > 5 || strcmp(r->t[4], "hst=5.8")))
+		return rec_bad(r, "bad selector build '%s'", r->t[4]);
+	if (r->n > 4)
+		st->sel.hst_build = SP_HST_BUILD_5_8;
 	return 0;
 }
 

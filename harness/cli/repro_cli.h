@@ -10,7 +10,7 @@
 #include "harness/repro/repro_plan.h"
 
 struct repro_cli {
-	const char *cases, *out, *unit, *data, *scale;
+	const char *cases, *out, *unit, *data, *scale, *hst;
 	int64_t runtime_s, max_runtime_s, warmup_s, jobs, ios;
 	int full, report_only, help;
 };
@@ -18,6 +18,12 @@ struct repro_cli {
 /* The real effects: `up`, `delay set`, `run`, `down` as the user's
  * commands do them, and what reproduce says on stdout (repro_real.c). */
 extern const struct sp_repro_ops sp_repro_real_ops;
+
+/* The real ops' ctx: what every `up` of the reproduction is given
+ * beyond the plan's (NULL ctx: nothing). */
+struct sp_repro_real_ctx {
+	const char *hst;	/* up --hst; NULL: stock */
+};
 
 /* up's defaults, as `slowpath up TOPOLOGY` with no option has them
  * (its option table, bringup_cmd.c). */

@@ -15,6 +15,7 @@
 #include "harness/repro/repro_plan.h"
 #include "harness/repro/repro_do.h"
 #include "harness/repro/repro_run.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -69,6 +70,10 @@ static const struct sp_opt repro_table[] = {
 	  .offset = offsetof(struct repro_cli, jobs),
 	  .help = "on a host without the kernel stack: N exact-time (uml) "
 	  "guests side by side, each its share of the points; 0: none" },
+	{ .name = "hst", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, hst),
+	  .help = "HST's build: stock or 5.8[:SKEW] (HST as merged for 5.8, "
+	  "SKEW added to sched_clock(), e.g. 200ms); default stock" },
 	{ .name = "report-only", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct repro_cli, report_only),
 	  .help = "write the report (report.md, plots) again from the runs "
@@ -141,6 +146,7 @@ static int check_args(const struct repro_cli *cli, struct sp_repro_plan *plan,
 		      int64_t *unit_ns, int *scaled, uint64_t *fixed_k)
 {
 	char err[SP_OUTDIR_ERRLEN];
+	struct sp_hst_choice hst;
 
 	if (sp_repro_plan_parse(cli->cases, plan, err, sizeof(err))) {
 		sp_err("reproduce: %s", err);
@@ -155,6 +161,10 @@ static int check_args(const struct repro_cli *cli, struct sp_repro_plan *plan,
 	if (sp_repro_parse_scale(cli->scale, scaled, fixed_k)) {
 		sp_err("reproduce: bad --scale '%s': auto, none or a power of two",
 		       cli->scale);
+		return SP_EXIT_USAGE;
+	}
+	if (sp_hst_choice_parse(cli->hst, &hst, err, sizeof(err))) {
+		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
 	}
 	return -1;
@@ -183,6 +193,7 @@ static int measure_in_guests(const char *experiment, const struct repro_cli *cli
 		.runtime_s = cli->runtime_s, .max_runtime_s = cli->max_runtime_s,
 		.warmup_s = cli->warmup_s, .full = cli->full, .ios = cli->ios,
 		.scale = cli->scale, .unit = cli->unit, .data = cli->data,
+		.hst = cli->hst,
 	};
 	int64_t started = sp_now_ns();
 	int ret;
@@ -208,7 +219,10 @@ int cmd_reproduce(int argc, char **argv)
 	int64_t unit_ns;
 	uint64_t fixed_k;
 	int ret, cover, scaled;
+	struct sp_repro_real_ctx ctx = { 0 };
+	struct sp_repro_ops ops = sp_repro_real_ops;
 
+	ops.ctx = &ctx;
 	ret = parse_args(argc, argv, &cli, &cover);
 	if (ret < 0)
 		ret = check_args(&cli, &plan, &unit_ns, &scaled, &fixed_k);
@@ -218,6 +232,7 @@ int cmd_reproduce(int argc, char **argv)
 	if (ret)
 		return ret;
 	repro_opts(&cli, cover, &o);
+	ctx.hst = cli.hst;
 	ret = check_ios(&cli, &o);
 	if (ret < 0)
 		ret = sp_repro_pick_out(cli.out, cli.report_only, out, sizeof(out));
@@ -229,7 +244,7 @@ int cmd_reproduce(int argc, char **argv)
 	} else if (!ret && cli.jobs && !sp_machine_in_lab()) {
 		ret = measure_in_guests(argv[1], &cli, &o, &plan, &ref, out);
 	} else if (!ret) {
-		ret = sp_repro_do_measure(&sp_repro_real_ops, &o, &plan, &ref, &fit_ref,
+		ret = sp_repro_do_measure(&ops, &o, &plan, &ref, &fit_ref,
 					  unit_ns, scaled, fixed_k, out);
 	}
 	if (cover)

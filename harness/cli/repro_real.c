@@ -22,9 +22,9 @@
 
 static int real_up(void *ctx, const struct sp_repro_up *u)
 {
+	const struct sp_repro_real_ctx *rc = ctx;
 	struct sp_up_args cli;
 
-	(void)ctx;
 	if (!u->scale || u->scale > REPRO_SCALE_MAX)
 		return -EINVAL;
 	sp_cli_up_defaults(&cli);
@@ -34,6 +34,9 @@ static int real_up(void *ctx, const struct sp_repro_up *u)
 	if (u->calibrate)
 		cli.calib_base_ns = u->calib_base_ns;
 	cli.serial_base_ns = u->serial_base_ns;
+	/* HST's build is up's, so every run of the topology names it */
+	if (rc)
+		cli.hst = rc->hst;
 	/* the command's lines after ours, as on a terminal */
 	fflush(stdout);
 	return sp_do_up(u->topology, &cli, 0) ? -EIO : 0;

@@ -141,6 +141,13 @@ void sp_case_env_to_json(const struct sp_case_env *e, const uint64_t *ios,
 	if (e->patches[0])
 		json_object_object_add(env, "patches", json_object_new_string(e->patches));
 	json_object_object_add(env, "hst", json_object_new_string(e->hst));
+	if (e->hst_build[0])
+		json_object_object_add(env, "hst_build",
+				       json_object_new_string(e->hst_build));
+	if (!strcmp(e->hst_build, "5.8"))
+		json_object_object_add(env, "hst_clock_skew_ns", e->has_hst_skew
+				       ? json_object_new_int64(e->hst_skew_ns)
+				       : NULL);
 	json_object_object_add(env, "kernel", json_object_new_string(e->kernel));
 	json_object_object_add(env, "warmup_s", json_object_new_int64(e->warmup_s));
 	res = json_object_new_array();
@@ -189,6 +196,12 @@ int sp_case_env_from_json(json_object *o, size_t n_paths,
 	str(env, "time", e->time, sizeof(e->time));
 	str(env, "patches", e->patches, sizeof(e->patches));
 	str(env, "hst", e->hst, sizeof(e->hst));
+	str(env, "hst_build", e->hst_build, sizeof(e->hst_build));
+	if (json_object_object_get_ex(env, "hst_clock_skew_ns", &v) &&
+	    json_object_is_type(v, json_type_int)) {
+		e->has_hst_skew = 1;
+		e->hst_skew_ns = json_object_get_int64(v);
+	}
 	str(env, "kernel", e->kernel, sizeof(e->kernel));
 	if (json_object_object_get_ex(env, "warmup_s", &v) &&
 	    json_object_is_type(v, json_type_int) &&

@@ -38,7 +38,14 @@ struct sp_case_env {
 	/* the kernel under test's patches, "sha256 name;..." (uml built
 	 * with make lab PATCHES=); empty for the stock kernel */
 	char patches[384];
-	char hst[32];		/* "stock", "bucket_shift 27", "not loaded" */
+	/* "stock", "bucket_shift 27", "5.8 skew 200ms", "not loaded" */
+	char hst[48];
+	/* The HST build the run's HST cases named: "stock" or "5.8" (""
+	 * in a case file from before builds); 5.8's clock_skew_ns as /sys
+	 * showed it at the case (has_hst_skew 0: unknown). */
+	char hst_build[8];
+	int has_hst_skew;
+	int64_t hst_skew_ns;
 	char kernel[64];	/* uname -r */
 	/* Seconds of unmeasured workload on the selector before the
 	 * case (run --warmup); 0 when it met the selector cold. */

@@ -11,6 +11,7 @@ UNIT_TESTS += tests/unit/harness/run/test_run_matrix.c \
 	      tests/unit/harness/run/test_run_faults.c
 # the scripted system behind sp_run_ops, one copy for both tests
 MOCKS_harness/run/test_run_loop += tests/unit/harness/run/run_mock.c
+MOCKS_harness/run/test_run_hst += tests/unit/harness/run/run_mock.c
 MOCKS_harness/run/test_run_watch += tests/unit/harness/run/run_mock.c
 # make bench-harness [BENCH_RUNTIME=S]: run's own time per case beyond fio
 .PHONY: bench-harness

@@ -10,6 +10,7 @@
 #include "common/machine.h"
 #include "common/outdir.h"
 #include "dm/selector.h"
+#include "harness/bringup/bringup.h"
 #include "harness/bringup/lock.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
@@ -281,6 +282,14 @@ static int run_target(struct sp_run_plan *plan, const char *job_text,
 		code = exact_time_ends(plan, st);
 	if (!code)
 		code = faults_on_paths(plan, st);
+	/* run --hst 5.8[:SKEW]: its module there and the skew set before
+	 * any case (the env records what /sys shows at each) */
+	if (!code && plan->hst_given && plan->hst_build == SP_HST_BUILD_5_8 &&
+	    sp_bringup_hst58_ready(&sp_sys_real, &plan->hst_skew_ns, err,
+				   sizeof(err))) {
+		sp_err("run: %s", err);
+		code = SP_EXIT_ENV;
+	}
 	if (!code && job_text &&
 	    sp_run_job_check(job_text, plan->job_file, t->device, err,
 			     sizeof(err))) {

@@ -9,6 +9,7 @@
 #include "harness/measure/shares.h"
 #include "harness/run/run_fio.h"
 #include "harness/run/run_watch.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -173,6 +174,23 @@ static void case_init(struct sp_case_result *c, const struct sp_run_plan *plan,
 	snprintf(c->map.name, sizeof(c->map.name), "%s", t->dm_name);
 }
 
+/* The HST build the run named (run_case put it in hst_build) into the
+ * label the ran-under lines show, with 5.8's skew as /sys showed it. */
+static void hst_env(struct sp_case_env *e)
+{
+	char label[sizeof(e->hst)];
+
+	if (strcmp(e->hst_build, "5.8")) {
+		e->has_hst_skew = 0;
+		return;
+	}
+	if (!strcmp(e->hst, "not loaded"))
+		snprintf(e->hst, sizeof(e->hst), "stock");
+	if (!sp_hst_build_label(e->hst, SP_HST_BUILD_5_8, e->has_hst_skew,
+				e->hst_skew_ns, label, sizeof(label)))
+		snprintf(e->hst, sizeof(e->hst), "%s", label);
+}
+
 /* What the case ran under; the CPU's busy fraction from two /proc/stat
  * samples taken around fio (NULL: not sampled). */
 static void case_env(struct sp_case_result *c, const struct sp_run_target *t,
@@ -194,6 +212,7 @@ static void case_env(struct sp_case_result *c, const struct sp_run_target *t,
 	}
 	if (ops->env_info)
 		ops->env_info(ops->ctx, &c->env);
+	hst_env(&c->env);
 }
 
 /* fio's stderr, line by line, as fio said it. */
@@ -337,6 +356,22 @@ static int warm_up(struct case_run *r, const struct sp_run_case *rc,
 }
 
 /* One case; 1 when it was interrupted (nothing saved), 0 done. */
+/* The selector a case reloads: the run's HST parameters are those `up`
+ * was given, its HST build run --hst's, else up's (which the case's
+ * env records). */
+static void case_selector(const struct case_run *r,
+			  const struct sp_run_case *rc,
+			  struct sp_dm_selector *sel, struct sp_case_env *env)
+{
+	sp_dm_selector_init(sel, rc->sel);
+	if (rc->sel == r->t->initial.kind)
+		*sel = r->t->initial;
+	sel->hst_build = r->plan->hst_given ?
+		(enum sp_hst_build)r->plan->hst_build : r->t->initial.hst_build;
+	snprintf(env->hst_build, sizeof(env->hst_build), "%s",
+		 sel->hst_build == SP_HST_BUILD_5_8 ? "5.8" : "stock");
+}
+
 static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		    struct sp_case_result *c, struct sp_run_timing *tm)
 {
@@ -362,10 +397,7 @@ static int run_case(struct case_run *r, const struct sp_run_case *rc,
 		return ret;
 	sp_run_case_label(rc, r->plan->numjobs, r->label, sizeof(r->label));
 	show(r, t0);
-	/* the run's HST parameters are those `up` was given */
-	sp_dm_selector_init(&sel, rc->sel);
-	if (rc->sel == r->t->initial.kind)
-		sel = r->t->initial;
+	case_selector(r, rc, &sel, &c->env);
 	ret = ops->selector_set(ops->ctx, &sel);
 	if (ret) {
 		sp_err("case %s: setting %s failed", r->label,

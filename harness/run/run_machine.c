@@ -25,6 +25,7 @@ void sp_run_real_env_info(void *ctx, struct sp_case_env *env)
 {
 	struct sp_hst_info info;
 	struct utsname u;
+	char skew[32];
 
 	(void)ctx;
 	snprintf(env->mode, sizeof(env->mode), "%s",
@@ -37,6 +38,11 @@ void sp_run_real_env_info(void *ctx, struct sp_case_env *env)
 	if (sp_bringup_hst_loaded(&sp_sys_real, &info) ||
 	    sp_hst_info_label(&info, env->hst, sizeof(env->hst)))
 		snprintf(env->hst, sizeof(env->hst), "not loaded");
+	/* hst-5.8's skew whenever the kernel has it; which build a case
+	 * ran the run loop knows */
+	env->has_hst_skew = !sp_file_read_prefix(SP_HST58_SYS_SKEW, skew,
+						 sizeof(skew)) &&
+		!sp_hst_skew_parse(skew, &env->hst_skew_ns);
 	if (!uname(&u))
 		snprintf(env->kernel, sizeof(env->kernel), "%.63s", u.release);
 }

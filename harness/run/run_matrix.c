@@ -7,6 +7,7 @@
 #include "harness/measure/case_result.h"
 #include "harness/bringup/state.h"
 #include "harness/run/run_faults.h"
+#include "lab/hst_info.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -71,6 +72,10 @@ const struct sp_opt sp_run_cli_table[] = {
 	  .help = "before each HST case, S seconds of its workload at "
 	  "iodepth >= 64 on the selector just set, not measured (HST's "
 	  "averages start cold; the other selectors keep no history)" },
+	{ .name = "hst", .type = SP_OPT_STR, .offset = C(hst),
+	  .help = "HST's build for the HST cases: stock or 5.8[:SKEW] (HST as "
+	  "merged for 5.8, SKEW added to sched_clock(), e.g. 200ms; "
+	  "default: up's)" },
 	{ .name = "help", .type = SP_OPT_BOOL, .offset = C(help),
 	  .help = "this text" },
 	SP_OPT_END,
@@ -221,6 +226,24 @@ static int parse_bs(const char *text, struct sp_run_plan *plan, char *err,
 	return ret;
 }
 
+/* --hst: which HST build the HST cases name, and 5.8's skew. */
+static int plan_hst(const struct sp_run_cli *cli, struct sp_run_plan *plan,
+		    char *err, size_t errlen)
+{
+	struct sp_hst_choice c;
+	int ret;
+
+	if (!cli->hst)
+		return 0;
+	ret = sp_hst_choice_parse(cli->hst, &c, err, errlen);
+	if (ret)
+		return ret;
+	plan->hst_given = 1;
+	plan->hst_build = c.build;
+	plan->hst_skew_ns = c.skew_ns;
+	return 0;
+}
+
 int sp_run_plan_from_cli(const struct sp_run_cli *cli,
 			 struct sp_run_plan *plan, char *err, size_t errlen)
 {
@@ -290,7 +313,7 @@ int sp_run_plan_from_cli(const struct sp_run_cli *cli,
 		return sp_errf(err, errlen, -EINVAL, "--warmup with --job: the "
 			       "warm-up runs the reference command line only");
 	plan->warmup_s = (unsigned int)cli->warmup_s;
-	return 0;
+	return plan_hst(cli, plan, err, errlen);
 }
 
 size_t sp_run_plan_count(const struct sp_run_plan *plan)

@@ -39,6 +39,9 @@ struct sp_run_cli {
 	int verify;		/* fio verify=crc32c on the writes */
 	int timeline;		/* sample a timeline without faults too */
 	int64_t warmup_s;	/* unmeasured fio before each case */
+	/* --hst stock|5.8[:SKEW] (lab/hst_info.h); NULL: the build `up`
+	 * was given, the skew /sys has */
+	const char *hst;
 	/* --fault, repeatable: parsed by the CLI (sp_fault_parse) */
 	size_t n_faults;
 	struct sp_fault faults[SP_FAULT_MAX];
@@ -74,6 +77,10 @@ struct sp_run_plan {
 	 * measured: a selector with a memory (HST's averages start at 1 ns)
 	 * meets the measured run warm. 0: none. */
 	unsigned int warmup_s;
+	/* --hst given: HST cases name hst_build (enum sp_hst_build), and
+	 * for 5.8 the run sets clock_skew_ns first; 0: up's build */
+	int hst_given, hst_build;
+	int64_t hst_skew_ns;
 	/* Every case goes through these, timed from its fio's start. */
 	size_t n_faults;
 	struct sp_fault faults[SP_FAULT_MAX];

@@ -60,6 +60,44 @@ static void hst_matches_known_good_line(void **state)
 		     "3 1 8:0 1 8:16 1 8:32 1");
 }
 
+/* hst-5.8 (lab/hst-build.sh) registers a name of its own; its table
+ * takes HST's arguments, and reads back as HST of that build. Other
+ * selectors ignore the build. */
+static void hst58_names_its_own_selector(void **state)
+{
+	char line[512], err[SP_DM_ERRLEN] = "";
+	struct sp_dm_map m, back;
+
+	(void)state;
+	three_sd(&m, SP_SEL_HST);
+	m.sel.hst_build = SP_HST_BUILD_5_8;
+	m.sel.base_weight = 512;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 historical-service-time-5.8 "
+		     "1 512 3 1 8:0 1 8:16 1 8:32 1");
+	assert_string_equal(sp_dm_selector_kernel_name(&m.sel),
+			    "historical-service-time-5.8");
+	assert_string_equal(sp_dm_selector_module(&m.sel),
+			    "dm_historical_service_time_58");
+	assert_int_equal(sp_dm_table_build(&m, line, sizeof(line), err,
+					   sizeof(err)), 0);
+	assert_int_equal(sp_dm_table_parse(line, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.sel.kind, SP_SEL_HST);
+	assert_int_equal(back.sel.hst_build, SP_HST_BUILD_5_8);
+	assert_int_equal(back.sel.base_weight, 512);
+	/* the stock name reads back as the stock build */
+	m.sel.hst_build = SP_HST_BUILD_STOCK;
+	assert_int_equal(sp_dm_table_build(&m, line, sizeof(line), err,
+					   sizeof(err)), 0);
+	back.sel.hst_build = SP_HST_BUILD_5_8;
+	assert_int_equal(sp_dm_table_parse(line, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.sel.hst_build, SP_HST_BUILD_STOCK);
+	three_sd(&m, SP_SEL_ST);
+	m.sel.hst_build = SP_HST_BUILD_5_8;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 service-time 0 3 2 "
+		     "8:0 1 1 8:16 1 1 8:32 1 1");
+	assert_string_equal(sp_dm_selector_module(&m.sel), "dm_service_time");
+}
+
 static void hst_selector_args(void **state)
 {
 	struct sp_dm_map m;
@@ -350,6 +388,7 @@ int main(void)
 		cmocka_unit_test(ioa_explicit_masks_and_refusals),
 		cmocka_unit_test(ioa_table_round_trips),
 		cmocka_unit_test(cpulist_parse),
+		cmocka_unit_test(hst58_names_its_own_selector),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

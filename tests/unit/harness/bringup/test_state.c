@@ -134,6 +134,37 @@ static void later_lines_replay_steps_and_changes(void **state)
 	assert_int_equal(b.complete, 1);
 }
 
+/* up --hst 5.8: the selector line says the build (any selector's: a
+ * run's HST cases use it), and reads back; a journal without it is
+ * the stock build; a build the parser does not know is refused. */
+static void selector_line_keeps_the_hst_build(void **state)
+{
+	struct sp_state a, b;
+	char buf[4096], err[SP_STATE_ERRLEN] = "", line[96];
+
+	(void)state;
+	sample(&a);
+	a.sel.hst_build = SP_HST_BUILD_5_8;
+	assert_int_equal(sp_state_fmt_selector(&a.sel, line, sizeof(line)), 0);
+	assert_string_equal(line, "selector hst 900 -1 hst=5.8\n");
+	journal_of(&a, buf, sizeof(buf));
+	if (sp_state_parse(buf, &b, err, sizeof(err)))
+		fail_msg("parse: %s\n%s", err, buf);
+	assert_int_equal(b.sel.kind, SP_SEL_HST);
+	assert_int_equal(b.sel.hst_build, SP_HST_BUILD_5_8);
+	assert_int_equal(b.sel.base_weight, 900);
+	strcat(buf, "selector st -1 -1 hst=5.8\n");
+	assert_int_equal(sp_state_parse(buf, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.sel.kind, SP_SEL_ST);
+	assert_int_equal(b.sel.hst_build, SP_HST_BUILD_5_8);
+	strcat(buf, "selector hst -1 -1\n");
+	assert_int_equal(sp_state_parse(buf, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.sel.hst_build, SP_HST_BUILD_STOCK);
+	strcat(buf, "selector hst -1 -1 hst=5.9\n");
+	assert_int_equal(sp_state_parse(buf, &b, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "hst=5.9"));
+}
+
 /* A crash in the middle of a write leaves a line without its newline. */
 static void torn_last_line_is_ignored(void **state)
 {
@@ -422,6 +453,7 @@ int main(void)
 		cmocka_unit_test(start_times_and_run_lines_replay),
 		cmocka_unit_test(a_compacted_journal_replays_the_same),
 		cmocka_unit_test(the_worst_calibration_beyond_the_bound_is_named),
+		cmocka_unit_test(selector_line_keeps_the_hst_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
