@@ -220,7 +220,7 @@ json_object *sp_case_json_object(const struct sp_case_result *c)
 			json_object_object_add(po, "delay_ns",
 					       json_object_new_int64(c->delay_ns[i]));
 		}
-		if (c->lat[i].has)
+		if (c->lat[i].has && c->lat[i].count)
 			json_object_object_add(po, "store_lat", lat_to_json(&c->lat[i]));
 		json_object_array_add(paths, po);
 	}

@@ -29,7 +29,11 @@ int sp_run_lat_path(const char *before, const char *after, uint64_t ios,
 			"made again?): no latencies", origin);
 		ret = -EINVAL;
 	}
-	if (!ret && h[2].count < ios) {
+	/* a path the case sent nothing to has no distribution (and a
+	 * case file's store_lat never holds a count of 0) */
+	if (!ret && !h[2].count)
+		ret = -ENODATA;
+	else if (!ret && h[2].count < ios) {
 		sp_warn("%s: %llu latencies for %llu I/Os (the store's file "
 			"lags): no latencies", origin,
 			(unsigned long long)h[2].count, (unsigned long long)ios);

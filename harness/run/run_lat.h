@@ -29,7 +29,8 @@ void sp_run_lat_end(struct sp_run_lat *l, const struct sp_run_ops *ops,
 void sp_run_lat_free(struct sp_run_lat *l);
 
 /* The pure part: c->lat[i] from one path's two hist texts and the I/Os
- * diskstats saw on it. 0, or -EINVAL (nothing set) with a line said. */
+ * diskstats saw on it. 0; -ENODATA, nothing said, when the path had no
+ * command in the case; -EINVAL (nothing set) with a line said. */
 int sp_run_lat_path(const char *before, const char *after, uint64_t ios,
 		    const char *origin, struct sp_case_lat *lat);
 
