@@ -127,7 +127,11 @@ static void lat_from_json(struct rd *r, json_object *o, struct sp_case_lat *l)
 {
 	if (!o)
 		return;
-	l->count = (uint64_t)get_int(r, o, "count", 1, INT64_MAX);
+	/* count 0: a path the case sent nothing to, as the run of
+	 * 2026-12-03 (57a3c16 and before) wrote it with quantiles of -1 */
+	l->count = (uint64_t)get_int(r, o, "count", 0, INT64_MAX);
+	if (!l->count)
+		return;
 	l->p50_ns = get_int(r, o, "p50_ns", 0, SP_CASE_MAX_DELAY_NS);
 	l->p99_ns = get_int(r, o, "p99_ns", l->p50_ns, SP_CASE_MAX_DELAY_NS);
 	l->p999_ns = get_int(r, o, "p999_ns", l->p99_ns, SP_CASE_MAX_DELAY_NS);

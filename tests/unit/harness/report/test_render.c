@@ -154,7 +154,25 @@ static void json_round_trip_is_lossless(void **state)
 	assert_memory_equal(&back.lat[1], &c.lat[1], sizeof(c.lat[1]));
 	assert_int_equal(back.lat[0].has, 0);
 	free(text);
+	/* what a path with no I/O got written before 57a3c16 loads as no
+	 * latencies, not as a bad file */
 	c.lat[1].has = 0;
+	assert_int_equal(sp_case_to_json(&c, &text), 0);
+	{
+		static const char old[] = "\"store_lat\": { \"count\": 0, "
+			"\"p50_ns\": -1, \"p99_ns\": -1, \"p999_ns\": -1 }, ";
+		char *at = strstr(text, "\"delay_ns\""), *old_text;
+
+		assert_non_null(at);
+		old_text = malloc(strlen(text) + sizeof(old));
+		memcpy(old_text, text, (size_t)(at - text));
+		strcpy(old_text + (at - text), old);
+		strcat(old_text, at);
+		assert_int_equal(sp_case_from_json(old_text, "old.json", &back), 0);
+		free(old_text);
+	}
+	free(text);
+	assert_int_equal(back.lat[1].has, 0);
 
 	/* a label reaches a plot only if it is a name */
 	strcpy(c.label[1], "p2\"; x");
