@@ -269,3 +269,32 @@ void sp_lab_prune_dead_xchg(const char *rundir)
 	}
 	closedir(d);
 }
+
+int sp_lab_pstat(long pid, struct sp_lab_pstat *ps)
+{
+	char path[64], buf[2048], *p;
+	unsigned long long ut, st;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (sp_file_read_prefix(path, buf, sizeof(buf)) ||
+	    !(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+		   &ps->state, &ps->ppid, &ps->pgrp, &ut, &st) != 5)
+		return -1;
+	ps->ticks = ut + st;
+	return 0;
+}
+
+long sp_lab_next_pid(DIR *proc)
+{
+	struct dirent *de;
+	char *end;
+	long pid;
+
+	while ((de = readdir(proc))) {
+		pid = strtol(de->d_name, &end, 10);
+		if (!*end && pid > 0)
+			return pid;
+	}
+	return 0;
+}

@@ -4,6 +4,7 @@
 
 #include "lab/lab_vm.h"
 
+#include <dirent.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -44,6 +45,18 @@ int sp_lab_start_uml(const struct sp_strv *argv, int out_w, int err_w,
 /* SIGTERM (to its group, when it leads one), then SIGKILL after 3 s;
  * reaps it. */
 void sp_lab_kill_vm(pid_t pid);
+
+/* What the lab reads of a host process's /proc/PID/stat. */
+struct sp_lab_pstat {
+	char state;
+	long ppid, pgrp;
+	unsigned long long ticks;	/* utime + stime */
+};
+/* pid's, its name (which may hold spaces and ')') skipped: 0, or -1
+ * when it is gone or the file is not what the kernel writes. */
+int sp_lab_pstat(long pid, struct sp_lab_pstat *ps);
+/* The next process id in an opendir("/proc"), 0 at the end. */
+long sp_lab_next_pid(DIR *proc);
 /* Copies the guest's stdout/stderr to ours until qemu closes them.
  * 0, -ETIMEDOUT (timeout_s passed; 0 = never) or -EINTR (signal). */
 int sp_lab_relay(int out_r, int err_r, int64_t timeout_s);

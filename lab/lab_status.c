@@ -6,6 +6,7 @@
 #include "common/file.h"
 #include "common/log.h"
 #include "lab/lab_ctl.h"
+#include "lab/lab_proc.h"
 #include "lab/lab_umlsup.h"
 
 #include <errno.h>
@@ -26,18 +27,12 @@ static void self_exe(char *buf, size_t len)
 /* qemu's CPU time since it started, as a share of one host CPU. */
 static double qemu_cpu_share(long pid, int64_t started)
 {
-	char path[64], buf[2048], *p;
-	unsigned long long ut = 0, stime = 0;
+	struct sp_lab_pstat ps;
 	int64_t wall = (int64_t)time(NULL) - started;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (sp_file_read_prefix(path, buf, sizeof(buf)) || wall <= 0)
+	if (wall <= 0 || sp_lab_pstat(pid, &ps))
 		return -1;
-	p = strrchr(buf, ')');	/* the name may hold spaces */
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ut, &stime) != 2)
-		return -1;
-	return 100.0 * (double)(ut + stime) / (double)sysconf(_SC_CLK_TCK) /
+	return 100.0 * (double)ps.ticks / (double)sysconf(_SC_CLK_TCK) /
 	       (double)wall;
 }
 

@@ -9,6 +9,7 @@
 #include "common/proc.h"
 #include "lab/lab_engine.h"
 #include "lab/lab_frame.h"
+#include "lab/lab_proc.h"
 #include "lab/lab_sandbox.h"
 #include "lab/lab_umlrelay.h"
 
@@ -54,20 +55,14 @@ static void on_signal(int sig)
 static void signal_untraced(pid_t pgid, int sig)
 {
 	char path[64], buf[4096], *p;
-	struct dirent *de;
+	struct sp_lab_pstat ps;
 	DIR *d = opendir("/proc");
-	long pid, pgrp, tracer;
+	long pid, tracer;
 
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		pid = strtol(de->d_name, &p, 10);
-		if (*p || pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if (sp_file_read_prefix(path, buf, sizeof(buf)) ||
-		    !(p = strrchr(buf, ')')) ||
-		    sscanf(p + 2, "%*c %*d %ld", &pgrp) != 1 || pgrp != pgid)
+	while ((pid = sp_lab_next_pid(d))) {
+		if (sp_lab_pstat(pid, &ps) || ps.pgrp != pgid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
 		if (sp_file_read_prefix(path, buf, sizeof(buf)) ||
@@ -83,25 +78,16 @@ static void signal_untraced(pid_t pgid, int sig)
  * kernel left are reaped by init, in its own time). */
 static int group_live(pid_t pgid)
 {
-	char path[64], buf[512], *p, state;
-	struct dirent *de;
+	struct sp_lab_pstat ps;
 	DIR *d = opendir("/proc");
-	long pid, pgrp;
+	long pid;
 	int n = 0;
 
 	if (!d)
 		return kill(-pgid, 0) == 0;
-	while ((de = readdir(d))) {
-		pid = strtol(de->d_name, &p, 10);
-		if (*p || pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if (!sp_file_read_prefix(path, buf, sizeof(buf)) &&
-		    (p = strrchr(buf, ')')) &&
-		    sscanf(p + 2, "%c %*d %ld", &state, &pgrp) == 2 &&
-		    pgrp == pgid && state != 'Z')
+	while ((pid = sp_lab_next_pid(d)))
+		if (!sp_lab_pstat(pid, &ps) && ps.pgrp == pgid && ps.state != 'Z')
 			n++;
-	}
 	closedir(d);
 	return n;
 }
@@ -360,50 +346,31 @@ int sp_lab_umlsup_is(long pid, const char *sock)
 /* The one child of pid that leads its own group: the UML kernel. */
 static long guest_of(long sup)
 {
-	char path[64], buf[1024], *p;
-	struct dirent *de;
+	struct sp_lab_pstat ps;
 	DIR *d = opendir("/proc");
-	long pid, ppid, pgrp, found = -1;
+	long pid, found = -1;
 
 	if (!d)
 		return -1;
-	while (found < 0 && (de = readdir(d))) {
-		pid = strtol(de->d_name, &p, 10);
-		if (*p || pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if (!sp_file_read_prefix(path, buf, sizeof(buf)) &&
-		    (p = strrchr(buf, ')')) &&
-		    sscanf(p + 2, "%*c %ld %ld", &ppid, &pgrp) == 2 &&
-		    ppid == sup && pgrp == pid)
+	while (found < 0 && (pid = sp_lab_next_pid(d)))
+		if (!sp_lab_pstat(pid, &ps) && ps.ppid == sup && ps.pgrp == pid)
 			found = pid;
-	}
 	closedir(d);
 	return found;
 }
 
 int sp_lab_umlsup_ticks(long pid, unsigned long long *ticks)
 {
-	char path[64], buf[2048], *p;
-	struct dirent *de;
-	unsigned long long ut, st;
-	long guest = guest_of(pid), pgrp, one;
+	struct sp_lab_pstat ps;
+	long guest = guest_of(pid), one;
 	DIR *d;
 
 	*ticks = 0;
 	if (guest <= 0 || !(d = opendir("/proc")))
 		return -ESRCH;
-	while ((de = readdir(d))) {
-		one = strtol(de->d_name, &p, 10);
-		if (*p || one <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", one);
-		if (!sp_file_read_prefix(path, buf, sizeof(buf)) &&
-		    (p = strrchr(buf, ')')) &&
-		    sscanf(p + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			   &pgrp, &ut, &st) == 3 && pgrp == guest)
-			*ticks += ut + st;
-	}
+	while ((one = sp_lab_next_pid(d)))
+		if (!sp_lab_pstat(one, &ps) && ps.pgrp == guest)
+			*ticks += ps.ticks;
 	closedir(d);
 	return 0;
 }
