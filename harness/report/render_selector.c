@@ -4,6 +4,7 @@
 
 #include "harness/measure/case_env.h"
 #include "harness/report/render_plot.h"
+#include "harness/report/render_timeline.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -272,10 +273,6 @@ static void mark_flagged(FILE *out, const struct sp_case_result *c)
 int sp_plot_selector_script(FILE *out, const struct sp_case_result *c,
 			    const struct sp_timeline *tl)
 {
-	static const char *const term[2][2] = {
-		{ ".png", "eval sprintf('set terminal %s size 900,720', png_term)" },
-		{ ".svg", "set terminal svg size 900,720 dynamic" },
-	};
 	enum sel_kind k = kind_of(c);
 	char stem[256], data[300], title[360];
 	size_t t;
@@ -287,14 +284,8 @@ int sp_plot_selector_script(FILE *out, const struct sp_case_result *c,
 	snprintf(title, sizeof(title), "%s: what %s saw per path", stem,
 		 sp_selector_short(c->selector));
 	for (t = 0; t < 2; t++) {
-		fprintf(out, "\n%s\nset output ", term[t][1]);
-		sp_plot_quote(out, "selector-", stem, term[t][0]);
-		fputs("\nset multiplot layout 2,1 title ", out);
-		sp_plot_quote(out, "", title, "");
-		fputs(" noenhanced\nset datafile missing '-'\nunset arrow\n"
-		      "unset label\nunset logscale x\nset xtics norotate\n"
-		      "set xlabel 'seconds since fio started'\nset yrange "
-		      "[0:*]\nset offsets 0, 0, graph 0.12, 0\n"
+		sp_plot_panels_head(out, t, "selector-", stem, title);
+		fputs("set datafile missing '-'\nunset arrow\nunset label\n"
 		      /* both panels the same width whatever their keys */
 		      "set lmargin at screen 0.09\nset rmargin at screen 0.6\n",
 		      out);

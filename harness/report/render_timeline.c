@@ -173,13 +173,26 @@ static void panel(FILE *out, const char *data, const struct sp_timeline *tl,
 	fputc('\n', out);
 }
 
-int sp_plot_timeline_script(FILE *out, const struct sp_case_result *c,
-			    const struct sp_timeline *tl)
+void sp_plot_panels_head(FILE *out, size_t t, const char *prefix,
+			 const char *stem, const char *title)
 {
 	static const char *const term[2][2] = {
 		{ ".png", "eval sprintf('set terminal %s size 900,720', png_term)" },
 		{ ".svg", "set terminal svg size 900,720 dynamic" },
 	};
+
+	fprintf(out, "\n%s\nset output ", term[t][1]);
+	sp_plot_quote(out, prefix, stem, term[t][0]);
+	fputs("\nset multiplot layout 2,1 title ", out);
+	sp_plot_quote(out, "", title, "");
+	fputs(" noenhanced\nunset logscale x\nset xtics norotate\n"
+	      "set xlabel 'seconds since fio started'\nset yrange [0:*]\n"
+	      "set offsets 0, 0, graph 0.12, 0\n", out);
+}
+
+int sp_plot_timeline_script(FILE *out, const struct sp_case_result *c,
+			    const struct sp_timeline *tl)
+{
 	char stem[256], data[300], title[320];
 	size_t t;
 	int ret = sp_case_stem(c, stem, sizeof(stem));
@@ -189,14 +202,8 @@ int sp_plot_timeline_script(FILE *out, const struct sp_case_result *c,
 	snprintf(data, sizeof(data), "timeline-%s.dat", stem);
 	snprintf(title, sizeof(title), "%s: per path over time", stem);
 	for (t = 0; t < 2; t++) {
-		fprintf(out, "\n%s\nset output ", term[t][1]);
-		sp_plot_quote(out, "timeline-", stem, term[t][0]);
-		fputs("\nset multiplot layout 2,1 title ", out);
-		sp_plot_quote(out, "", title, "");
-		fputs(" noenhanced\nset style data lines\nunset logscale x\n"
-		      "set xtics norotate\nset xlabel 'seconds since fio "
-		      "started'\nset yrange [0:*]\n"
-		      "set offsets 0, 0, graph 0.12, 0\n", out);
+		sp_plot_panels_head(out, t, "timeline-", stem, title);
+		fputs("set style data lines\n", out);
 		marks(out, &c->faults);
 		panel(out, data, tl, 2, "IOPS");
 		panel(out, data, tl, 2 + tl->n_devs, "I/Os in flight");

@@ -27,6 +27,11 @@ int sp_render_timeline(FILE *out, const struct sp_case_result *c,
 int sp_plot_timeline_data(FILE *out, const struct sp_timeline *tl);
 /* The gnuplot commands drawing one case's timeline (PNG and SVG) from
  * timeline-<stem>.dat. */
+/* The head of a two-panel plot of one case, terminal t (0 PNG, 1 SVG):
+ * terminal, output PREFIX STEM.png|svg, the multiplot titled title, and
+ * the time axis both panels share. Strings only through sp_plot_quote. */
+void sp_plot_panels_head(FILE *out, size_t t, const char *prefix,
+			 const char *stem, const char *title);
 int sp_plot_timeline_script(FILE *out, const struct sp_case_result *c,
 			    const struct sp_timeline *tl);
 
