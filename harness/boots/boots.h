@@ -9,6 +9,8 @@
 #include "harness/repro/repro_plan.h"
 #include "harness/run/run_matrix.h"
 
+struct sp_repro_opts;
+
 #include <stddef.h>
 
 /* slowpath run --kernels 6.1,6.12 (boots_kernels.c): the same cases in
@@ -41,6 +43,23 @@ struct sp_boots_repro {
 int sp_boots_repro_jobs(const char *experiment, const struct sp_boots_repro *r,
 			const struct sp_repro_plan *plan, const char *out,
 			int64_t n_jobs);
+
+/* reproduce --hst 5.8:auto --jobs N (boots_hstfit.c): what the two
+ * builds' reports share. */
+struct sp_boots_auto {
+	const char *skews;	/* --fit-skews, or the default ladder */
+	const struct sp_repro_opts *o;
+	const struct sp_repro_plan *plan;
+	const struct sp_reference *ref;
+	const char *out, *mode, *host;
+	int64_t n_jobs;
+};
+
+/* The fit of the 5.8 build's skew (OUT/fit/SKEW), the plan under the
+ * stock build (OUT/stock) and under 5.8 at the fitted skew (OUT), and
+ * OUT/builds.md of both. An sp_exit code. */
+int sp_boots_repro_hst_auto(const char *experiment, const struct sp_boots_repro *r,
+			    const struct sp_boots_auto *a);
 
 /* One guest's command line after `lab run ... --`: our binary brings
  * cli->topology up (at cli->unit), runs the user's run options without

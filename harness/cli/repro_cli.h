@@ -10,7 +10,7 @@
 #include "harness/repro/repro_plan.h"
 
 struct repro_cli {
-	const char *cases, *out, *unit, *data, *scale, *hst;
+	const char *cases, *out, *unit, *data, *scale, *hst, *fit_skews;
 	int64_t runtime_s, max_runtime_s, warmup_s, jobs, ios;
 	int full, report_only, help;
 };

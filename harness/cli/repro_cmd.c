@@ -14,6 +14,7 @@
 #include "harness/repro/reference.h"
 #include "harness/repro/repro_plan.h"
 #include "harness/repro/repro_do.h"
+#include "harness/repro/repro_fit.h"
 #include "harness/repro/repro_run.h"
 #include "lab/hst_info.h"
 
@@ -73,7 +74,13 @@ static const struct sp_opt repro_table[] = {
 	{ .name = "hst", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, hst),
 	  .help = "HST's build: stock or 5.8[:SKEW] (HST as merged for 5.8, "
-	  "SKEW added to sched_clock(), e.g. 200ms); default stock" },
+	  "SKEW added to sched_clock(), e.g. 200ms); 5.8:auto (with --jobs) "
+	  "fits SKEW to the published HST at iodepth 32/64 and runs both "
+	  "builds; default stock" },
+	{ .name = "fit-skews", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, fit_skews),
+	  .help = "--hst 5.8:auto: the skews tried (default "
+	  "0,10ms,20ms,50ms,120ms,200ms)" },
 	{ .name = "report-only", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct repro_cli, report_only),
 	  .help = "write the report (report.md, plots) again from the runs "
@@ -136,8 +143,45 @@ static int parse_args(int argc, char **argv, struct repro_cli *cli, int *cover)
 		sp_err("reproduce: unexpected argument '%s'", argv[next]);
 		return SP_EXIT_USAGE;
 	}
+	if (*cover && cli->hst && !strcmp(cli->hst, "5.8:auto")) {
+		sp_err("reproduce: --hst 5.8:auto fits to hst-vs-st-2020's "
+		       "iodepth 32/64 points; hst-cover-2020 has none");
+		return SP_EXIT_USAGE;
+	}
 	if (*cover && !cli->cases)	/* all the letter published */
 		cli->cases = "skew4/randwrite/1+64";
+	return -1;
+}
+
+static int hst_auto(const struct repro_cli *cli)
+{
+	return cli->hst && !strcmp(cli->hst, "5.8:auto");
+}
+
+/* --hst 5.8:auto: its fit runs in exact-time guests, the 2020 table's. */
+static int check_auto(const struct repro_cli *cli)
+{
+	struct sp_repro_fit_row rows[SP_REPRO_FIT_MAX];
+	char err[SP_OUTDIR_ERRLEN];
+	size_t n;
+
+	if (!cli->jobs || sp_machine_in_lab()) {
+		sp_err("reproduce: --hst 5.8:auto runs its fit in exact-time "
+		       "guests: give --jobs N on a host without the kernel "
+		       "stack");
+		return SP_EXIT_USAGE;
+	}
+	if (cli->data || cli->report_only) {
+		sp_err("reproduce: --hst 5.8:auto fits to the 2020 table as "
+		       "shipped: not with --data or --report-only");
+		return SP_EXIT_USAGE;
+	}
+	if (sp_repro_fit_skews_parse(cli->fit_skews ? cli->fit_skews :
+				     sp_repro_fit_default_skews, rows, &n, err,
+				     sizeof(err))) {
+		sp_err("reproduce: %s", err);
+		return SP_EXIT_USAGE;
+	}
 	return -1;
 }
 
@@ -161,6 +205,12 @@ static int check_args(const struct repro_cli *cli, struct sp_repro_plan *plan,
 	if (sp_repro_parse_scale(cli->scale, scaled, fixed_k)) {
 		sp_err("reproduce: bad --scale '%s': auto, none or a power of two",
 		       cli->scale);
+		return SP_EXIT_USAGE;
+	}
+	if (hst_auto(cli))
+		return check_auto(cli);
+	if (cli->fit_skews) {
+		sp_err("reproduce: --fit-skews is for --hst 5.8:auto");
 		return SP_EXIT_USAGE;
 	}
 	if (sp_hst_choice_parse(cli->hst, &hst, err, sizeof(err))) {
@@ -198,12 +248,22 @@ static int measure_in_guests(const char *experiment, const struct repro_cli *cli
 	int64_t started = sp_now_ns();
 	int ret;
 
-	ret = sp_boots_repro_jobs(experiment, &r, plan, out, cli->jobs);
 	/* the guests measured: what they ran on, not this host */
 	sp_repro_here(mode, sizeof(mode), host, sizeof(host));
 	snprintf(mode, sizeof(mode), "lab (uml, time exact: the testbed's own "
 		 "CPU costs nothing), %lld guests side by side",
 		 (long long)cli->jobs);
+	if (hst_auto(cli)) {
+		const struct sp_boots_auto a = {
+			.skews = cli->fit_skews ? cli->fit_skews :
+				 sp_repro_fit_default_skews,
+			.o = o, .plan = plan, .ref = ref, .out = out,
+			.mode = mode, .host = host, .n_jobs = cli->jobs,
+		};
+
+		return sp_boots_repro_hst_auto(experiment, &r, &a);
+	}
+	ret = sp_boots_repro_jobs(experiment, &r, plan, out, cli->jobs);
 	return sp_repro_do_finish(o, plan, ref, out,
 				  "the 2020 fit's, k = 1 on exact time", started,
 				  mode, host, ret);

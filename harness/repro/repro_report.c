@@ -251,7 +251,7 @@ static int report_point(FILE *summary, FILE *md, const struct sp_reference *ref,
 /* The cases of OUT/runs/NAME appended to *all, and (plot: a folder of
  * both selectors, not one case run again) their plots as
  * OUT/plots/NAME. 0 also when it holds none; -ENOMEM. */
-static int load_run(const char *out, const char *name,
+static int load_run(const char *out, const char *name, int plots,
 		    struct sp_case_result **all, size_t *n_all)
 {
 	struct sp_case_result *some, *grown;
@@ -275,7 +275,7 @@ static int load_run(const char *out, const char *name,
 		st |= !strcmp(sp_selector_short((*all)[i].selector), "st");
 		hst |= !strcmp(sp_selector_short((*all)[i].selector), "hst");
 	}
-	if (st && hst &&
+	if (plots && st && hst &&
 	    !sp_repro_path_printf(path, sizeof(path), "%s/plots/%s", out, name) &&
 	    sp_plot_run(path, *all + *n_all - n, n, "st", "hst",
 			&sp_plot_exec_gnuplot))
@@ -305,8 +305,8 @@ static int run_folder(const char *runs, const char *name)
  * iodepth, selector, k, engine) is the case file's own record, so a
  * folder renamed, or one whose "-kK" says another k than its cases,
  * is read for what its cases say. */
-static int load_all_runs(const char *out, struct sp_case_result **all,
-			 size_t *n_all)
+static int load_all_runs(const char *out, int plots,
+			 struct sp_case_result **all, size_t *n_all)
 {
 	struct dirent **names = NULL;
 	char runs[PATH_MAX];
@@ -317,11 +317,19 @@ static int load_all_runs(const char *out, struct sp_case_result **all,
 	count = scandir(runs, &names, NULL, run_name_order);
 	for (i = 0; i < count; i++) {
 		if (!ret && run_folder(runs, names[i]->d_name))
-			ret = load_run(out, names[i]->d_name, all, n_all);
+			ret = load_run(out, names[i]->d_name, plots, all, n_all);
 		free(names[i]);
 	}
 	free(names);
 	return ret;
+}
+
+int sp_repro_runs_load(const char *out, struct sp_case_result **all,
+		       size_t *n_all)
+{
+	*all = NULL;
+	*n_all = 0;
+	return load_all_runs(out, 0, all, n_all);
 }
 
 /* Every planned point into the summary table and the per-case text
@@ -510,7 +518,7 @@ int sp_repro_write_report(const struct sp_repro_opts *o,
 	said[0] = '\0';
 	if (!sp_repro_path_printf(path, sizeof(path), "%s/plots", out))
 		mkdir(path, 0755);
-	ret = load_all_runs(out, &all, &n_all);
+	ret = load_all_runs(out, 1, &all, &n_all);
 	if (!ret)
 		ret = read_scaling(out, &scaling);
 	if (!ret)

@@ -15,6 +15,8 @@
 #include "harness/repro/repro_ops.h"
 #include "harness/repro/repro_plan.h"
 
+struct sp_case_result;
+
 /* bring-ups again of a group whose calibration missed */
 #define SP_REPRO_CALIB_RETRIES 1
 
@@ -73,6 +75,11 @@ int sp_repro_path_printf(char *buf, size_t len, const char *fmt, ...)
 /* A new file at path, 0644, never one that exists (-EEXIST) or a
  * symlink; NULL with errno set. */
 FILE *sp_repro_fopen_new(const char *path);
+
+/* Every case under OUT/runs (each run folder's, in name order) into
+ * *all (malloc'd, n_all; none: NULL, 0), no plots drawn. 0 or -ENOMEM. */
+int sp_repro_runs_load(const char *out, struct sp_case_result **all,
+		       size_t *n_all);
 
 /* OUT/report.md from the case files under OUT/runs (o->report_only:
  * written again; else a new file, never over an earlier report); -EIO
