@@ -40,6 +40,8 @@ int sp_lab_agent_walk(int port, unsigned int root, const char *base,
 /* One frame on the (non-blocking) port: 0, -EPIPE when no host is
  * connected (a write would wait and go to the next one), -errno. */
 int sp_lab_agent_send(int port, int type, const void *payload, size_t len);
+/* fmt with a and b as one ERR frame (what the user reads on stderr). */
+void sp_lab_agent_say(int fd, const char *fmt, const char *a, const char *b);
 
 /* The results of commands whose host went away (lab_kept.c), until the
  * host fetches them: what sync folders the command had and its

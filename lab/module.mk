@@ -1,5 +1,5 @@
 LIB_SRCS += lab/lab_kept.c lab/lab_fetch.c lab/lab_vm.c lab/lab_uml.c lab/lab_sandbox.c lab/lab_keep.c lab/lab_proc.c lab/doctor_check.c lab/hst_info.c \
-	    lab/lab_frame.c lab/lab_ctl.c lab/lab_files.c lab/lab_agent.c lab/selector_build.c lab/lab_layout.c \
+	    lab/lab_frame.c lab/lab_ctl.c lab/lab_files.c lab/lab_agent.c lab/lab_agent_walk.c lab/selector_build.c lab/lab_layout.c \
 	    lab/lab_engine.c lab/lab_engine_qemu.c lab/lab_engine_uml.c lab/lab_guest.c lab/lab_start.c lab/lab_forward.c lab/lab_umlsup.c lab/lab_umlrelay.c lab/lab_agent_line.c lab/lab_status.c
 UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_lab_uml.c tests/unit/lab/test_lab_keep.c tests/unit/lab/test_lab_sandbox.c tests/unit/lab/test_hst_info.c \
 	      tests/unit/lab/test_lab_frame.c tests/unit/lab/test_lab_kept_frame.c tests/unit/lab/test_lab_kept.c tests/unit/lab/test_lab_ctl.c tests/unit/lab/test_selector_load.c tests/unit/lab/test_lab_agent.c tests/unit/lab/test_lab_layout.c tests/unit/lab/test_lab_engine.c tests/unit/lab/test_lab_forward.c tests/unit/lab/test_lab_umlrelay.c
