@@ -72,8 +72,9 @@ static const struct sp_opt repro_table[] = {
 	  "guests side by side, each its share of the points; 0: none" },
 	{ .name = "hst", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, hst),
-	  .help = "HST's build: stock or 5.8[:SKEW] (HST as merged for 5.8, "
-	  "SKEW added to sched_clock(), e.g. 200ms); default stock" },
+	  .help = "HST's build: stock, 5.8[:SKEW] (HST as merged for 5.8, "
+	  "SKEW added to sched_clock(), e.g. 200ms) or prebio; default stock "
+	  "(hst-bio-2022 runs both of its builds itself)" },
 	{ .name = "report-only", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct repro_cli, report_only),
 	  .help = "write the report (report.md, plots) again from the runs "
@@ -88,7 +89,7 @@ static void usage(FILE *out)
 	char help[2048];
 
 	sp_opt_help_argv(repro_table, help, sizeof(help));
-	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020 "
+	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020|hst-bio-2022 "
 		"[options]\n%s", help);
 }
 
@@ -120,8 +121,8 @@ static int parse_args(int argc, char **argv, struct repro_cli *cli, int *cover)
 			usage(stdout);
 			return SP_EXIT_OK;
 		}
-		sp_err("reproduce: name the experiment: hst-vs-st-2020 or "
-		       "hst-cover-2020");
+		sp_err("reproduce: name the experiment: hst-vs-st-2020, "
+		       "hst-cover-2020 or hst-bio-2022");
 		return SP_EXIT_USAGE;
 	}
 	if (sp_opt_parse_argv(repro_table, cli, argc, argv, 2, &next, err, sizeof(err))) {
@@ -223,6 +224,8 @@ int cmd_reproduce(int argc, char **argv)
 	struct sp_repro_ops ops = sp_repro_real_ops;
 
 	ops.ctx = &ctx;
+	if (argc >= 2 && !strcmp(argv[1], "hst-bio-2022"))
+		return cmd_reproduce_bio(argc, argv);
 	ret = parse_args(argc, argv, &cli, &cover);
 	if (ret < 0)
 		ret = check_args(&cli, &plan, &unit_ns, &scaled, &fixed_k);
