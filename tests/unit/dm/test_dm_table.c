@@ -148,6 +148,13 @@ static void queue_mode_in_features(void **state)
 		"8:0 1", &back, err, sizeof(err)), 0);
 	assert_int_equal(back.queue_mode, SP_DM_QUEUE_BIO);
 	assert_int_equal(back.queue_if_no_path, 1);
+	/* a bio-based map as 6.1 prints it: it retains the hardware
+	 * handler, and says so first */
+	assert_int_equal(sp_dm_table_parse("0 8 multipath 3 "
+		"retain_attached_hw_handler queue_mode bio 0 1 1 round-robin 0 "
+		"1 1 8:0 1", &back, err, sizeof(err)), 0);
+	assert_int_equal(back.queue_mode, SP_DM_QUEUE_BIO);
+	assert_int_equal(back.queue_if_no_path, 0);
 	assert_int_equal(sp_dm_table_parse("0 8 multipath 2 queue_mode mq 0 1 1 "
 		"round-robin 0 1 1 8:0 1", &back, err, sizeof(err)), 0);
 	assert_int_equal(back.queue_mode, SP_DM_QUEUE_RQ);
