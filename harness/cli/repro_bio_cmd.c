@@ -101,7 +101,6 @@ int cmd_reproduce_bio(int argc, char **argv)
 	o.ios = ro.exact_time ? cli.ios : 0;
 	o.runtime_s = cli.runtime_s;
 	o.warmup_s = sp_repro_warmup_s(&ro);
-	o.mode = mode;
 	o.host = host;
 	if (cli.report_only)
 		return sp_repro_bio_report(&ops, &o, &pub, out, -1, NULL)

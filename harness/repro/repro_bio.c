@@ -1,6 +1,7 @@
 /* hst-bio-2022's runs and report; see repro_bio.h. */
 #include "harness/repro/repro_bio.h"
 
+#include "common/file.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "harness/measure/case_result.h"
@@ -24,6 +25,7 @@ struct bio_measured {
 	char label[SP_BIO_N_PATHS][32];
 	uint64_t ios[SP_BIO_N_COLS];
 	size_t n_paths;
+	char ran_on[160];	/* what the first case recorded of its machine */
 };
 
 /* The guest's uptime, after waiting (sleep_s: simulated time on exact
@@ -46,6 +48,35 @@ static double wait_uptime(const struct sp_repro_ops *ops)
 			return -1;
 	}
 	return up;
+}
+
+/* OUT/runs/before/uptime: the uptime the prebio run had, so that a
+ * --report-only report states it too; -1 when it is not there. */
+static void uptime_save(const char *before, double uptime_s)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (uptime_s < 0 || sp_repro_path_printf(path, sizeof(path), "%s/uptime",
+						  before))
+		return;
+	f = sp_repro_fopen_new(path);
+	if (f) {
+		fprintf(f, "%.0f\n", uptime_s);
+		fclose(f);
+	}
+}
+
+static double uptime_load(const char *out)
+{
+	char path[PATH_MAX], text[32];
+	double v;
+
+	if (sp_repro_path_printf(path, sizeof(path), "%s/runs/before/uptime", out) ||
+	    sp_file_read_prefix(path, text, sizeof(text)) ||
+	    sscanf(text, "%lf", &v) != 1 || !(v >= 0 && v < 1e12))
+		return -1;
+	return v;
 }
 
 static int run_one(const struct sp_repro_ops *ops,
@@ -87,6 +118,8 @@ int sp_repro_bio(const struct sp_repro_ops *ops,
 		uptime = wait_uptime(ops);
 		ret = run_one(ops, o, "hst", "prebio", before);
 	}
+	if (!ret)
+		uptime_save(before, uptime);
 	ops->down(ops->ctx);
 	if (ret)
 		return ret;
@@ -116,6 +149,12 @@ static int take_col(const struct sp_case_result *cases, size_t n,
 	    sp_diskstats_summarise(c->path, c->n_paths, sum))
 		return -EINVAL;
 	if (!m->n_paths) {
+		const struct sp_case_env *e = &c->env;
+
+		snprintf(m->ran_on, sizeof(m->ran_on), "%s%s%s, time %s, kernel %s",
+			 e->mode[0] ? e->mode : "?", e->engine[0] ? " " : "",
+			 e->engine, e->time[0] ? e->time : "?",
+			 e->kernel[0] ? e->kernel : "?");
 		m->n_paths = c->n_paths;
 		for (i = 0; i < c->n_paths; i++) {
 			m->delay_ns[i] = (double)c->delay_ns[i];
@@ -248,12 +287,14 @@ static int write_report(const struct sp_repro_bio_opts *o,
 		"multipath\n\nThe published experiment: Linux commit "
 		"c06dfd124d46 (2022), 10 paths of U-shaped cost, bio-based "
 		"multipath, randwrite at iodepth 64, each path's share of the "
-		"I/O. Here: %s (u10's paths, `queue_mode bio`), %s, on %s (%s). "
+		"I/O. Here: %s (u10's paths, `queue_mode bio`), %llu I/Os in the "
+		"ST run, on %s (as "
+		"the cases recorded; reported on %s). "
 		"HST after the fix is the stock build, HST before it the lab's "
 		"hst-prebio (no `DM_PS_USE_HR_TIMER`); the best split is 1 / "
 		"delay of the paths as run (serial paths).\n\n",
-		SP_BIO_TOPOLOGY, o->ios > 0 ? "counted I/Os a run" : "timed runs",
-		o->mode ? o->mode : "?", o->host ? o->host : "?");
+		SP_BIO_TOPOLOGY, (unsigned long long)m->ios[SP_BIO_ST],
+		m->ran_on, o->host ? o->host : "?");
 	if (uptime_s >= 0)
 		fprintf(f, "HST before the fix ran with the machine up %.0f s: "
 			"a bio's jiffies start time is then at least 300 s "
@@ -278,6 +319,8 @@ int sp_repro_bio_report(const struct sp_repro_ops *ops,
 
 	if (!s)
 		s = &local;
+	if (uptime_s < 0)
+		uptime_s = uptime_load(out);
 	ret = measure(ops, out, &m);
 	if (!ret)
 		ret = sp_bio_score(pub, (const double (*)[SP_BIO_N_PATHS])m.share,

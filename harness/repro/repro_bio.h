@@ -27,7 +27,9 @@ struct sp_repro_bio_opts {
 	int64_t ios;		/* I/Os a run (exact time), else 0 */
 	int64_t runtime_s;	/* seconds a run when not ios */
 	int64_t warmup_s;	/* HST's unmeasured workload before a run */
-	const char *mode, *host;	/* where it ran, for the report */
+	/* the host the report is written on; where the runs ran is what
+	 * their cases recorded */
+	const char *host;
 };
 
 /* The runs through ops into OUT/runs/{after,before}, then the report
@@ -40,7 +42,8 @@ int sp_repro_bio(const struct sp_repro_ops *ops,
 
 /* The scoring of the cases already in OUT/runs (the after run's ST and
  * HST, the before run's HST) and OUT/report.md written (over an old
- * one). uptime_s: the guest's before the prebio run, < 0 unknown. */
+ * one). uptime_s: the guest's before the prebio run; < 0: what the run
+ * left in OUT/runs/before/uptime, if anything. */
 int sp_repro_bio_report(const struct sp_repro_ops *ops,
 			const struct sp_repro_bio_opts *o,
 			const struct sp_bio_table *pub, const char *out,

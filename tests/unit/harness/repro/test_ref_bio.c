@@ -182,7 +182,7 @@ static void mock_say(void *ctx, const char *line)
 static void the_report_takes_each_column_from_its_run(void **state)
 {
 	struct sp_repro_ops ops = { .load_cases = mock_load, .say = mock_say };
-	struct sp_repro_bio_opts o = { .ios = 20000, .mode = "mock", .host = "h" };
+	struct sp_repro_bio_opts o = { .ios = 20000, .host = "h" };
 	char dir[] = "/tmp/test_ref_bio.XXXXXX", path[PATH_MAX], *text;
 	struct sp_bio_table t;
 	struct sp_bio_score s;
