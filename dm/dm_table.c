@@ -194,6 +194,8 @@ const char *sp_dm_selector_kernel_name(const struct sp_dm_selector *sel)
 {
 	if (sel->kind == SP_SEL_HST && sel->hst_build == SP_HST_BUILD_5_8)
 		return SP_HST58_KERNEL_NAME;
+	if (sel->kind == SP_SEL_HST && sel->hst_build == SP_HST_BUILD_PREBIO)
+		return SP_HSTPB_KERNEL_NAME;
 	return sp_selector_kernel_name(sel->kind);
 }
 
@@ -201,7 +203,37 @@ const char *sp_dm_selector_module(const struct sp_dm_selector *sel)
 {
 	if (sel->kind == SP_SEL_HST && sel->hst_build == SP_HST_BUILD_5_8)
 		return SP_HST58_MODULE;
+	if (sel->kind == SP_SEL_HST && sel->hst_build == SP_HST_BUILD_PREBIO)
+		return SP_HSTPB_MODULE;
 	return sp_selector_module(sel->kind);
+}
+
+const char *sp_dm_queue_mode_name(enum sp_dm_queue_mode mode)
+{
+	return mode == SP_DM_QUEUE_BIO ? "bio" : "rq";
+}
+
+int sp_dm_queue_mode_parse(const char *text, enum sp_dm_queue_mode *mode)
+{
+	if (text && !strcmp(text, "bio"))
+		*mode = SP_DM_QUEUE_BIO;
+	else if (text && (!strcmp(text, "rq") || !strcmp(text, "mq")))
+		*mode = SP_DM_QUEUE_RQ;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "0", "1 queue_if_no_path", "2 queue_mode bio", "3 queue_if_no_path
+ * queue_mode bio": the count is of words, as dm-mpath's parse_features
+ * counts them. */
+static void build_features(const struct sp_dm_map *map, struct sp_strbuf *o)
+{
+	int bio = map->queue_mode == SP_DM_QUEUE_BIO;
+
+	sp_strbuf_printf(o, " %d%s%s", (map->queue_if_no_path ? 1 : 0) + 2 * bio,
+			 map->queue_if_no_path ? " queue_if_no_path" : "",
+			 bio ? " queue_mode bio" : "");
 }
 
 int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
@@ -221,9 +253,9 @@ int sp_dm_table_build(const struct sp_dm_map *map, char *buf, size_t len,
 		return sp_errf(err, errlen, -ENOSPC, "no room for the table");
 	buf[0] = '\0';
 	/* <start> <len> multipath <features> <hw handler> <#groups> <first> */
-	sp_strbuf_printf(&o, "0 %" PRIu64 " multipath %s 0 1 1 %s", map->sectors,
-	     map->queue_if_no_path ? "1 queue_if_no_path" : "0",
-	     sp_dm_selector_kernel_name(sel));
+	sp_strbuf_printf(&o, "0 %" PRIu64 " multipath", map->sectors);
+	build_features(map, &o);
+	sp_strbuf_printf(&o, " 0 1 1 %s", sp_dm_selector_kernel_name(sel));
 	if (sel->kind == SP_SEL_HST && sel->threshold_multiplier >= 0)
 		sp_strbuf_printf(&o, " 2 %" PRId64 " %" PRId64,
 		     sel->base_weight >= 0 ? sel->base_weight
@@ -371,6 +403,17 @@ static int parse_head(struct tokens *t, struct sp_dm_map *map)
 			return ret;
 		if (!strcmp(name, "queue_if_no_path"))
 			map->queue_if_no_path = 1;
+		/* its argument is one of the words the count covers */
+		if (strcmp(name, "queue_mode"))
+			continue;
+		if (++i >= n)
+			return sp_errf(t->err, t->errlen, -EINVAL,
+				    "queue_mode without its mode");
+		if ((ret = next_tok(t, "a queue mode", &name)))
+			return ret;
+		if (sp_dm_queue_mode_parse(name, &map->queue_mode))
+			return sp_errf(t->err, t->errlen, -EINVAL,
+				    "'%s' is not a queue mode (bio, rq, mq)", name);
 	}
 	if ((ret = next_uint(t, "hardware handler count", 64, &n)))
 		return ret;
@@ -402,6 +445,9 @@ static int parse_group_selector(struct tokens *t, struct sp_dm_map *map)
 	if (!strcmp(name, SP_HST58_KERNEL_NAME)) {
 		map->sel.kind = SP_SEL_HST;
 		map->sel.hst_build = SP_HST_BUILD_5_8;
+	} else if (!strcmp(name, SP_HSTPB_KERNEL_NAME)) {
+		map->sel.kind = SP_SEL_HST;
+		map->sel.hst_build = SP_HST_BUILD_PREBIO;
 	} else if (sp_selector_by_kernel(name, &map->sel.kind))
 		return sp_errf(t->err, t->errlen, -EINVAL,
 			    "unknown path selector '%s'", name);

@@ -26,9 +26,28 @@
 enum sp_hst_build {
 	SP_HST_BUILD_STOCK = 0,
 	SP_HST_BUILD_5_8 = 1,
+	/* HST before c06dfd124d46 (2022): without DM_PS_USE_HR_TIMER, so
+	 * bio-based multipath hands it the jiffies start time of the dm
+	 * I/O (lab/hst-build.sh, hst_patch_prebio) */
+	SP_HST_BUILD_PREBIO = 2,
 };
 #define SP_HST58_KERNEL_NAME "historical-service-time-5.8"
 #define SP_HST58_MODULE "dm_historical_service_time_58"
+#define SP_HSTPB_KERNEL_NAME "historical-service-time-prebio"
+#define SP_HSTPB_MODULE "dm_historical_service_time_prebio"
+
+/* dm-multipath's queue_mode feature: request-based (the kernel's
+ * default, "mq"; a table says nothing) or bio-based ("queue_mode bio":
+ * no request queue under the map, each bio mapped to a path as it
+ * comes, as the 2022 HST fix was measured). */
+enum sp_dm_queue_mode {
+	SP_DM_QUEUE_RQ = 0,
+	SP_DM_QUEUE_BIO = 1,
+};
+/* "rq" (also for the kernel's "mq"), "bio" */
+const char *sp_dm_queue_mode_name(enum sp_dm_queue_mode mode);
+/* "bio" -> BIO, "rq" or "mq" -> RQ; 0 or -EINVAL */
+int sp_dm_queue_mode_parse(const char *text, enum sp_dm_queue_mode *mode);
 
 struct sp_dm_selector {
 	enum sp_selector kind;
@@ -54,6 +73,7 @@ struct sp_dm_map {
 	uint64_t sectors;		/* 512-byte sectors */
 	struct sp_dm_selector sel;
 	int queue_if_no_path;
+	enum sp_dm_queue_mode queue_mode;
 	size_t npaths;
 	/* io-affinity: the machine's possible CPUs (nr_cpu_ids), which the
 	 * default masks spread over the paths; 0 when unknown, taken as
@@ -74,7 +94,8 @@ void sp_dm_selector_init(struct sp_dm_selector *sel, enum sp_selector kind);
 void sp_dm_map_init(struct sp_dm_map *map, enum sp_selector kind);
 
 /* The name a table gives sel's selector: info's kernel name, or
- * SP_HST58_KERNEL_NAME for HST's 5.8 build; its module likewise. */
+ * SP_HST58_KERNEL_NAME / SP_HSTPB_KERNEL_NAME for HST's 5.8 and prebio
+ * builds; its module likewise. */
 const char *sp_dm_selector_kernel_name(const struct sp_dm_selector *sel);
 const char *sp_dm_selector_module(const struct sp_dm_selector *sel);
 

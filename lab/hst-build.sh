@@ -194,6 +194,57 @@ hst_add_5_8_to_makefile() {
 		hst_die 3 "adding hst-5.8 to $mk failed"
 }
 
+# --- hst-prebio: HST before c06dfd124d46 (2022) ------------------------
+# "dm mpath: provide high-resolution timer to HST for bio-based" added
+# the path selector feature flag DM_PS_USE_HR_TIMER: for a selector that
+# sets it, bio-based multipath takes the I/O's start time from
+# ktime_get_ns() when it maps the bio; for one that does not, end_io gets
+# dm_start_time_ns_from_clone(), the dm_io's start in jiffies. HST sets
+# the flag since then, so HST before the fix is today's source with that
+# one initializer line gone: everything else in dm-mpath stays as it is,
+# and request-based multipath (which passes the request's ktime start
+# either way) does not change. Like hst-5.8 it is its own selector,
+# HSTPB_PS_NAME, and its own module (HSTPB_KO,
+# /sys/module/dm_historical_service_time_prebio, present built in too as
+# it has bucket_shift). Our own text, free of backslashes.
+HSTPB_KO=dm-historical-service-time-prebio.ko
+HSTPB_C=dm-ps-historical-service-time-prebio.c
+HSTPB_PS_NAME=historical-service-time-prebio
+HSTPB_FEATURES_LINE='^[[:space:]]+\.features[[:space:]]+= DM_PS_USE_HR_TIMER,$'
+HSTPB_LICENSE_LINE='^MODULE_LICENSE\("GPL"\);$'
+
+# hst_patch_prebio SRC_C DST_C: DST_C is SRC_C (stock or bucket_shift-
+# patched) without DM_PS_USE_HR_TIMER, under its own selector name, log
+# prefix and module alias.
+hst_patch_prebio() {
+	local in=$1 out=$2 re n
+	for re in "$HSTPB_FEATURES_LINE" "$HST58_NAME_LINE" "$HST58_PREFIX_LINE" "$HSTPB_LICENSE_LINE"; do
+		n=$(grep -cE "$re" "$in")
+		[ "$n" -eq 1 ] ||
+			hst_die 3 "$in: found $n lines matching '$re', want exactly 1; the hst-prebio patch does not fit this source"
+	done
+	HST_NAME=$HSTPB_PS_NAME awk \
+		-v feat="$HSTPB_FEATURES_LINE" -v name="$HST58_NAME_LINE" \
+		-v prefix="$HST58_PREFIX_LINE" -v lic="$HSTPB_LICENSE_LINE" '
+		$0 ~ feat { print "\t/* slowpath lab (lab/hst-build.sh): no DM_PS_USE_HR_TIMER, as before c06dfd124d46 */"; next }
+		$0 ~ name { print "\t.name\t\t= \"" ENVIRON["HST_NAME"] "\","; next }
+		$0 ~ prefix { print "#define DM_MSG_PREFIX\t\"multipath " ENVIRON["HST_NAME"] "\""; next }
+		$0 ~ lic { print; print "MODULE_ALIAS(\"dm-" ENVIRON["HST_NAME"] "\");"; next }
+		{ print }' "$in" >"$out" || hst_die 3 "patching $in into $out failed"
+}
+
+# hst_add_variant_to_makefile MD_DIR KO C: drivers/md/Makefile also
+# builds the variant KO from C (built in with CONFIG_DM_MULTIPATH_HST,
+# after the stock one).
+hst_add_variant_to_makefile() {
+	local mk=$1/Makefile ko=${2%.ko} c=${3%.c}
+	grep -q "^$ko-y " "$mk" && return 0
+	# shellcheck disable=SC2016 # $(CONFIG_...) is make's, not ours
+	printf '\n# slowpath lab (lab/hst-build.sh): %s beside the stock HST\n%s-y += %s\nobj-$(CONFIG_DM_MULTIPATH_HST) += %s\n' \
+		"$ko" "$ko" "$c.o" "$ko.o" >>"$mk" ||
+		hst_die 3 "adding $ko to $mk failed"
+}
+
 # hst_compile KBUILD_DIR OBJ_DIR [KBUILD_FILE KO]: builds the .c/.h
 # already in OBJ_DIR with lab/Kbuild.hst (or KBUILD_FILE, making KO).
 hst_compile() {
@@ -210,19 +261,21 @@ hst_compile() {
 	}
 }
 
-# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO [STOCK_KO [IOA_KO [HST58_KO]]]:
+# hst_build KVER KBUILD_DIR TARBALL WORK OUT_KO [STOCK_KO [IOA_KO [HST58_KO [HSTPB_KO]]]]:
 # OUT_KO is the patched selector (built in WORK/obj-KVER); STOCK_KO, when
 # given (non-empty), the untouched source built the same way
 # (WORK/obj-KVER-stock), for comparing the two; IOA_KO, when given, the
 # stock io-affinity selector (WORK/obj-KVER-ioa); HST58_KO, when given,
-# hst-5.8 (bucket_shift and the clock mix, WORK/obj-KVER-58).
+# hst-5.8 (bucket_shift and the clock mix, WORK/obj-KVER-58); HSTPB_KO,
+# when given, hst-prebio (bucket_shift, no DM_PS_USE_HR_TIMER,
+# WORK/obj-KVER-prebio).
 hst_build() {
-	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 stock_out=${6:-} ioa_out=${7:-} h58_out=${8:-} src
+	local kver=$1 kbuild=$2 tarball=$3 work=$4 out=$5 stock_out=${6:-} ioa_out=${7:-} h58_out=${8:-} pb_out=${9:-} src
 	src=$work/src
 	hst_extract "$tarball" "$src"
 	hst_check_source "$src"
-	local obj=$work/obj-$kver stock=$work/obj-$kver-stock ioa=$work/obj-$kver-ioa h58=$work/obj-$kver-58
-	rm -rf "$obj" "$stock" "$ioa" "$h58"
+	local obj=$work/obj-$kver stock=$work/obj-$kver-stock ioa=$work/obj-$kver-ioa h58=$work/obj-$kver-58 pb=$work/obj-$kver-prebio
+	rm -rf "$obj" "$stock" "$ioa" "$h58" "$pb"
 	mkdir -p "$obj"
 	cp "$src"/*.h "$src/dm-ps-historical-service-time.c" "$obj"/
 	hst_patch_bucket_shift "$src/dm-ps-historical-service-time.c" \
@@ -255,5 +308,12 @@ hst_build() {
 		hst_patch_5_8 "$obj/dm-ps-historical-service-time.c" "$h58/$HST58_C"
 		hst_compile "$kbuild" "$h58" Kbuild.hst58 "$HST58_KO"
 		cp "$h58/$HST58_KO" "$h58_out"
+	fi
+	if [ -n "$pb_out" ]; then
+		mkdir -p "$pb" "$(dirname "$pb_out")"
+		cp "$src"/*.h "$pb"/
+		hst_patch_prebio "$obj/dm-ps-historical-service-time.c" "$pb/$HSTPB_C"
+		hst_compile "$kbuild" "$pb" Kbuild.hstprebio "$HSTPB_KO"
+		cp "$pb/$HSTPB_KO" "$pb_out"
 	fi
 }

@@ -95,6 +95,28 @@ static int parse_skew(const char *text, int64_t *ns)
 	return 0;
 }
 
+static const char *const build_names[] = {
+	[SP_HST_BUILD_STOCK] = "stock",
+	[SP_HST_BUILD_5_8] = "5.8",
+	[SP_HST_BUILD_PREBIO] = "prebio",
+};
+#define N_BUILDS (sizeof(build_names) / sizeof(build_names[0]))
+
+const char *sp_hst_build_name(int build)
+{
+	return build >= 0 && (size_t)build < N_BUILDS ? build_names[build] : NULL;
+}
+
+int sp_hst_build_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < N_BUILDS; i++)
+		if (!strcmp(name, build_names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
 int sp_hst_choice_parse(const char *text, struct sp_hst_choice *c,
 			char *err, size_t errlen)
 {
@@ -104,9 +126,14 @@ int sp_hst_choice_parse(const char *text, struct sp_hst_choice *c,
 		*c = got;
 		return 0;
 	}
+	if (!strcmp(text, "prebio")) {
+		got.build = SP_HST_BUILD_PREBIO;
+		*c = got;
+		return 0;
+	}
 	if (strncmp(text, "5.8", 3) || (text[3] && text[3] != ':'))
 		return sp_errf(err, errlen, -EINVAL, "--hst '%s': want stock, "
-			       "5.8 or 5.8:SKEW", text);
+			       "5.8, 5.8:SKEW or prebio", text);
 	got.build = SP_HST_BUILD_5_8;
 	if (text[3] == ':' && parse_skew(text + 4, &got.skew_ns))
 		return sp_errf(err, errlen, -EINVAL, "--hst '%s': the skew "
@@ -142,7 +169,10 @@ int sp_hst_build_label(const char *base, int build, int skew_known,
 	char skew[32];
 	int n;
 
-	if (build != SP_HST_BUILD_5_8)
+	if (build == SP_HST_BUILD_PREBIO)
+		n = snprintf(buf, len, "prebio%s%s", strcmp(base, "stock") ? " " : "",
+			     strcmp(base, "stock") ? base : "");
+	else if (build != SP_HST_BUILD_5_8)
 		n = snprintf(buf, len, "%s", base);
 	else
 		n = snprintf(buf, len, "5.8%s%s skew %s",

@@ -50,8 +50,19 @@ int sp_hst_bucket_shift_for_k(uint64_t k, unsigned int *shift);
 #define SP_HST58_SYS_SKEW SP_HST58_SYS_MODULE "/parameters/clock_skew_ns"
 #define SP_HST58_SKEW_MAX_NS (3600LL * 1000000000LL)
 
-/* What `--hst` asks for: "stock", "5.8" (skew 0) or "5.8:SKEW", SKEW a
- * duration with its unit ("200ms", "-20ms", "0"). */
+/* hst-prebio (lab/hst-build.sh, hst_patch_prebio): HST before
+ * c06dfd124d46, without DM_PS_USE_HR_TIMER (bio-based multipath gives it
+ * the dm I/O's jiffies start time), a module of its own. */
+#define SP_HSTPB_SYS_MODULE "/sys/module/dm_historical_service_time_prebio"
+
+/* A build's name as --hst, the journal and the cases say it: "stock",
+ * "5.8", "prebio"; NULL for no build. */
+const char *sp_hst_build_name(int build);
+/* The reverse: the enum value or -EINVAL. */
+int sp_hst_build_by_name(const char *name);
+
+/* What `--hst` asks for: "stock", "5.8" (skew 0), "5.8:SKEW", SKEW a
+ * duration with its unit ("200ms", "-20ms", "0"), or "prebio". */
 struct sp_hst_choice {
 	int build;		/* enum sp_hst_build (dm/dm_table.h) */
 	int64_t skew_ns;	/* 5.8 only */
@@ -68,7 +79,8 @@ int sp_hst_skew_parse(const char *text, int64_t *skew_ns);
 /* What a case's env says of the HST it ran: base (sp_hst_info_label's
  * "stock" or "bucket_shift N") for the stock build; for 5.8, "5.8 skew
  * 200ms" (a bucket_shift other than 24 after "5.8"). skew_known 0:
- * "5.8 skew ?" (/sys did not say). 0 or -ENOSPC. */
+ * "5.8 skew ?" (/sys did not say). For prebio, "prebio" (and a
+ * bucket_shift other than 24 after it). 0 or -ENOSPC. */
 int sp_hst_build_label(const char *base, int build, int skew_known,
 		       int64_t skew_ns, char *buf, size_t len);
 

@@ -146,7 +146,7 @@ prune_old() {	# prune_old KEEP_DIR [quiet]
 }
 
 # Anything of ours that ends up in the prepared tree makes it stale.
-inputs=(lab/prepare.sh lab/hst-build.sh lab/Kbuild.hst lab/Kbuild.hst58 lab/Kbuild.ioa lab/initrd-init.sh lab/guest-init.sh)
+inputs=(lab/prepare.sh lab/hst-build.sh lab/Kbuild.hst lab/Kbuild.hst58 lab/Kbuild.hstprebio lab/Kbuild.ioa lab/initrd-init.sh lab/guest-init.sh)
 if [ -f "$CUR/ready" ] && [ "$(cut -d' ' -f1 "$CUR/ready")" = "$KVER" ]; then
 	stale=""
 	for f in "${inputs[@]}"; do [ "$f" -nt "$CUR/ready" ] && stale="$f"; done
@@ -234,8 +234,9 @@ work=$LAB/hst
 [ "$KERNEL" = "$DEFAULT_KERNEL" ] || work=$LAB/hst-$KERNEL
 hst_build "$KVER" "$KBUILD" "$TARBALL" "$work" \
 	"$mdir/kernel/drivers/md/$HST_KO" "$DIR/hst-stock/$HST_KO" \
-	"$mdir/kernel/drivers/md/$IOA_KO" "$mdir/kernel/drivers/md/$HST58_KO"
-say "built $HST_KO (patched and stock), $HST58_KO and $IOA_KO in $(printf '%.1f' "$(echo "$(date +%s.%N) - $hst_start" | bc)") s"
+	"$mdir/kernel/drivers/md/$IOA_KO" "$mdir/kernel/drivers/md/$HST58_KO" \
+	"$mdir/kernel/drivers/md/$HSTPB_KO"
+say "built $HST_KO (patched and stock), $HST58_KO, $HSTPB_KO and $IOA_KO in $(printf '%.1f' "$(echo "$(date +%s.%N) - $hst_start" | bc)") s"
 depmod -b "$ROOT" "$KVER" || die 3 "depmod -b $ROOT $KVER failed"
 # What `slowpath selector build --kernel` builds a user's selector with:
 # this kernel's build tree (resolved: in the guest /usr/lib/modules/KVER

@@ -73,6 +73,9 @@ struct sp_initiator {
 	int replacement_timeout;	/* s; -1: iscsid's (120) */
 	int noop_out_interval;		/* s; 0 off; -1: iscsid's (5) */
 	int noop_out_timeout;		/* s; -1: iscsid's (5) */
+	/* queue_mode = bio: the map bio-based (dm_table.h's
+	 * SP_DM_QUEUE_BIO); 0 request-based, the kernel's default */
+	int queue_bio;
 };
 
 void sp_initiator_init(struct sp_initiator *in);

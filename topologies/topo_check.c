@@ -21,6 +21,10 @@ static int check_global_keys(struct sp_topo_parser *p)
 {
 	const struct sp_topo *t = p->topo;
 
+	if (t->transport == SP_TRANSPORT_NVME_TCP && t->init.queue_bio)
+		return sp_topo_perr(p, "transport nvme-tcp with queue_mode = bio: "
+			    "the queue mode is dm-multipath's, native NVMe "
+			    "multipath has none");
 	/* nvmet has no delay store: its paths' delay is netem's, which
 	 * holds packets, not commands in a queue (docs/nvme.md) */
 	if (t->transport == SP_TRANSPORT_NVME_TCP && t->servers) {

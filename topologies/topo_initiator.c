@@ -1,5 +1,5 @@
 /* The initiator keys of a topology (queue_if_no_path, no_path_retry,
- * the iSCSI timeouts): what they mean for the map and how they read
+ * the iSCSI timeouts, queue_mode): what they mean for the map and how they read
  * and print in the state journal and `status`. See topo.h. */
 #include "topologies/topo.h"
 
@@ -82,6 +82,8 @@ int sp_initiator_format(const struct sp_initiator *in, char *buf,
 	if (in->noop_out_timeout >= 0)
 		sp_strbuf_printf(&o, "noop_out_timeout=%d ",
 				 in->noop_out_timeout);
+	if (in->queue_bio)
+		sp_strbuf_printf(&o, "queue_mode=bio ");
 	if (o.overflow)
 		return -ENOSPC;
 	if (o.used)
@@ -128,6 +130,12 @@ int sp_initiator_parse_kv(struct sp_initiator *in, const char *kv)
 		return seconds(v, &in->noop_out_interval);
 	if (KEY("noop_out_timeout"))
 		return seconds(v, &in->noop_out_timeout);
+	if (KEY("queue_mode")) {
+		if (strcmp(v, "bio") && strcmp(v, "rq"))
+			return -EINVAL;
+		in->queue_bio = !strcmp(v, "bio");
+		return 0;
+	}
 #undef KEY
 	return -EINVAL;
 }

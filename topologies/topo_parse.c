@@ -45,8 +45,11 @@ struct global_raw {
 	int64_t unit_ns, lab_unit_ns, base_weight, threshold_multiplier;
 	int64_t path_prefix, servers;
 	uint64_t size_bytes;
-	int selector, mechanism, distribution, transport;
+	int selector, mechanism, distribution, transport, queue_mode;
 };
+
+/* dm-multipath's queue_mode as a topology says it (dm_table.h) */
+static const char *const queue_mode_names[] = { "rq", "bio", NULL };
 
 #define G(f) offsetof(struct global_raw, f)
 static const struct sp_opt global_opts[] = {
@@ -85,6 +88,9 @@ static const struct sp_opt global_opts[] = {
 	  .max = SP_ISCSI_TIMEOUT_MAX, .offset = G(noop_out_interval) },
 	{ .name = "noop_out_timeout", .type = SP_OPT_INT, .min = 0,
 	  .max = SP_ISCSI_TIMEOUT_MAX, .offset = G(noop_out_timeout) },
+	{ .name = "queue_mode", .type = SP_OPT_ENUM, .choices = queue_mode_names,
+	  .offset = G(queue_mode),
+	  .help = "rq (request-based, the default) or bio: dm-multipath's queue mode" },
 	{ .name = "transport", .type = SP_OPT_ENUM,
 	  .choices = sp_transport_names, .offset = G(transport),
 	  .help = "iscsi (tgtd + dm-multipath) or nvme-tcp (nvmet + native multipath)" },
@@ -278,6 +284,8 @@ static int topology_key(struct sp_topo_parser *p, struct global_raw *g,
 		t->init.noop_out_interval = (int)g->noop_out_interval;
 	else if (!strcmp(key, "noop_out_timeout"))
 		t->init.noop_out_timeout = (int)g->noop_out_timeout;
+	else if (!strcmp(key, "queue_mode"))
+		t->init.queue_bio = g->queue_mode == 1;
 	return 0;
 }
 

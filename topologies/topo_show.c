@@ -73,7 +73,8 @@ int sp_topo_show(FILE *out, const struct sp_topo *t, int64_t unit_ns, int lab)
 	if (t->selector.threshold_multiplier >= 0)
 		fprintf(out, " threshold_multiplier=%" PRId64,
 		       t->selector.threshold_multiplier);
-	fprintf(out, ", map %s, size %s, addresses %s/%d\n", t->map_name,
+	fprintf(out, ", map %s%s, size %s, addresses %s/%d\n", t->map_name,
+	       t->init.queue_bio ? " (bio-based)" : "",
 	       size_text(t->size_bytes, sz, sizeof(sz)),
 	       sp_topo_fmt_addr(t->plan_addr, addr, sizeof(addr)),
 	       t->plan_len);

@@ -29,7 +29,7 @@ _slowpath() {
 	selector:2) COMPREPLY=($(compgen -W "st hst ql rr numa qd" -- "$cur")) ;;
 	topo:1) COMPREPLY=($(compgen -W "check show table list" -- "$cur")) ;;
 	netem:1) COMPREPLY=($(compgen -W "set change show clear" -- "$cur")) ;;
-	reproduce:1) COMPREPLY=($(compgen -W "hst-vs-st-2020 hst-cover-2020" -- "$cur")) ;;
+	reproduce:1) COMPREPLY=($(compgen -W "hst-vs-st-2020 hst-cover-2020 hst-bio-2022" -- "$cur")) ;;
 	up:1|topo:2)
 		COMPREPLY=($(compgen -W "$("$prog" topo list 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
 		[ ${#COMPREPLY[@]} -eq 0 ] && COMPREPLY=($(compgen -f -- "$cur")) ;;

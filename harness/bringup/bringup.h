@@ -285,6 +285,12 @@ struct sp_hst_info;
  * err says to rebuild the lab) or -EIO. */
 int sp_bringup_hst58_ready(const struct sp_sys_ops *ops,
 			   const int64_t *skew_ns, char *err, size_t errlen);
+/* HST's build (enum sp_hst_build) ready: nothing for stock, as
+ * sp_bringup_hst58_ready for 5.8, and for prebio its module loaded
+ * (modprobe unless /sys shows it). 0, -ENOENT (err: rebuild the lab)
+ * or -EIO. */
+int sp_bringup_hst_build_ready(const struct sp_sys_ops *ops, int build,
+			       const int64_t *skew_ns, char *err, size_t errlen);
 /* Which HST /sys says is loaded (lab/hst_info.h); -ENOENT when none. */
 int sp_bringup_hst_loaded(const struct sp_sys_ops *ops,
 			  struct sp_hst_info *info);

@@ -91,8 +91,8 @@ static int up_checks(const struct sp_topo *topo, const struct sp_up_args *cli)
 		sp_err("up: %s", err);
 		return SP_EXIT_USAGE;
 	}
-	/* hst-5.8's bucket_shift is fixed at load, and built in on uml */
-	if (hst.build == SP_HST_BUILD_5_8 && cli->scale > 1) {
+	/* a variant's bucket_shift is fixed at load, and built in on uml */
+	if (hst.build != SP_HST_BUILD_STOCK && cli->scale > 1) {
 		sp_err("up: --hst %s takes no --scale (only the stock build "
 		       "is reloaded with a bucket_shift)", cli->hst);
 		return SP_EXIT_USAGE;

@@ -139,3 +139,19 @@ int sp_bringup_hst58_ready(const struct sp_sys_ops *ops,
 	sp_info("hst-5.8: clock_skew_ns %lld", (long long)*skew_ns);
 	return 0;
 }
+
+int sp_bringup_hst_build_ready(const struct sp_sys_ops *ops, int build,
+			       const int64_t *skew_ns, char *err, size_t errlen)
+{
+	if (build == SP_HST_BUILD_5_8)
+		return sp_bringup_hst58_ready(ops, skew_ns, err, errlen);
+	if (build != SP_HST_BUILD_PREBIO)
+		return 0;
+	if (!ops->exists(ops->ctx, SP_HSTPB_SYS_MODULE) &&
+	    sp_sys_runv(ops, NULL, 0, "modprobe", "-q", SP_HSTPB_MODULE, NULL))
+		return sp_errf(err, errlen, -ENOENT, "this kernel has no "
+			       "hst-prebio (%s): rebuild the lab with 'make lab', "
+			       "which builds it beside the stock HST",
+			       SP_HSTPB_MODULE);
+	return 0;
+}

@@ -204,9 +204,9 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 	ret = sp_bringup_load_selector(ops, sel->kind, err, errlen);
 	if (ret == -EBUSY)
 		return ret;
-	if (!ret && sel->kind == SP_SEL_HST &&
-	    sel->hst_build == SP_HST_BUILD_5_8)
-		ret = sp_bringup_hst58_ready(ops, NULL, err, errlen);
+	if (!ret && sel->kind == SP_SEL_HST)
+		ret = sp_bringup_hst_build_ready(ops, sel->hst_build, NULL, err,
+						 errlen);
 	if (ret)
 		sp_debug("%s; the reload will tell", err);
 	ret = ops->dm->reload(ops->dm->ctx, st->map_name, table);

@@ -200,9 +200,14 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 		     st->map_uuid, s->map_present ? s->dm_name : "(no map)",
 		     s->vendor[0] ? s->vendor : "?",
 		     s->model[0] ? s->model : "?");
-	sp_strbuf_printf(&o, "size=%s features='%s' hwhandler='0' wp=rw\n", size,
-	     s->has_table && s->table.queue_if_no_path ? "1 queue_if_no_path"
-						      : "0");
+	{	/* the features as multipath -ll and the table count them */
+		int q = s->has_table && s->table.queue_if_no_path;
+		int bio = s->has_table && s->table.queue_mode == SP_DM_QUEUE_BIO;
+
+		sp_strbuf_printf(&o, "size=%s features='%d%s%s' hwhandler='0' wp=rw\n",
+				 size, q + 2 * bio, q ? " queue_if_no_path" : "",
+				 bio ? " queue_mode bio" : "");
+	}
 	/* only when the topology set any: older status reads as before */
 	if (!sp_initiator_format(&st->init, pol, sizeof(pol)) && pol[0])
 		sp_strbuf_printf(&o, "failover: %s%s\n", pol,

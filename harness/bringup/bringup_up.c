@@ -452,6 +452,7 @@ static int make_map(struct up *u)
 	sp_dm_map_init(&map, u->st->sel.kind);
 	map.sel = u->st->sel;
 	map.queue_if_no_path = sp_initiator_queues(&u->st->init);
+	map.queue_mode = u->st->init.queue_bio ? SP_DM_QUEUE_BIO : SP_DM_QUEUE_RQ;
 	map.sectors = sectors;
 	map.npaths = u->st->npaths;
 	map.ncpus = sp_bringup_possible_cpus(u->ops);
@@ -595,8 +596,9 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 	if (!ret)
 		ret = sp_bringup_hst_ensure(ops, st.scale, &st.has_hst,
 					    &st.hst_shift, err, errlen);
-	if (!ret && o->hst_build == SP_HST_BUILD_5_8)
-		ret = sp_bringup_hst58_ready(ops, &o->hst_skew_ns, err, errlen);
+	if (!ret)
+		ret = sp_bringup_hst_build_ready(ops, o->hst_build, &o->hst_skew_ns,
+						 err, errlen);
 	if (ret)
 		return ret;
 	ret = sp_state_create(state_dir, &u.fd);

@@ -2,6 +2,7 @@
  * state_parse.c reads them back. */
 #include "harness/bringup/state.h"
 #include "common/strbuf.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,11 +18,13 @@ static int has_space(const char *s)
 int sp_state_fmt_selector(const struct sp_dm_selector *sel, char *buf,
 			  size_t len)
 {
-	/* only hst-5.8 says its build: other journals read as before */
-	return sp_snprintf(buf, len, "selector %s %" PRId64 " %" PRId64 "%s\n",
+	/* only a variant build says so: other journals read as before */
+	return sp_snprintf(buf, len, "selector %s %" PRId64 " %" PRId64 "%s%s\n",
 		   sp_selector_short_name(sel->kind), sel->base_weight,
 		   sel->threshold_multiplier,
-		   sel->hst_build == SP_HST_BUILD_5_8 ? " hst=5.8" : "");
+		   sel->hst_build != SP_HST_BUILD_STOCK ? " hst=" : "",
+		   sel->hst_build != SP_HST_BUILD_STOCK
+		   ? sp_hst_build_name(sel->hst_build) : "");
 }
 
 int sp_state_fmt_header(const struct sp_state *st, char *buf, size_t len)

@@ -2,6 +2,7 @@
  * struct sp_state. See state.h; its lines are written by state_fmt.c,
  * its files are state_file.c's, lookups over it state_lookup.c's. */
 #include "harness/bringup/state.h"
+#include "lab/hst_info.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -286,10 +287,14 @@ static int rec_selector(struct sp_state *st, const struct rec *r)
 	sp_dm_selector_init(&st->sel, k);
 	st->sel.base_weight = bw;
 	st->sel.threshold_multiplier = tm;
-	if (r->n > 4 && (r->n > 5 || strcmp(r->t[4], "hst=5.8")))
-		return rec_bad(r, "bad selector build '%s'", r->t[4]);
-	if (r->n > 4)
-		st->sel.hst_build = SP_HST_BUILD_5_8;
+	if (r->n > 4) {
+		int b = strncmp(r->t[4], "hst=", 4) ? -EINVAL
+			: sp_hst_build_by_name(r->t[4] + 4);
+
+		if (r->n > 5 || b <= SP_HST_BUILD_STOCK)
+			return rec_bad(r, "bad selector build '%s'", r->t[4]);
+		st->sel.hst_build = (enum sp_hst_build)b;
+	}
 	return 0;
 }
 

@@ -76,7 +76,8 @@ static const struct sp_opt up_table[] = {
 	  .max = 4294967295.0, .help = "HST: threshold multiplier" },
 	{ .name = "hst", .type = SP_OPT_STR, .offset = U(hst), .def = "stock",
 	  .help = "HST's build: stock, or 5.8[:SKEW], HST as merged for 5.8 "
-	  "(time_now from sched_clock() plus SKEW, e.g. 200ms)" },
+	  "(time_now from sched_clock() plus SKEW, e.g. 200ms), or prebio, "
+	  "HST before its 2022 bio-based timer fix" },
 	{ .name = "tgtd-wait", .type = SP_OPT_INT, .offset = U(tgtd_wait_s),
 	  .def = "60", .min = 1, .max = 3600,
 	  .help = "seconds to wait for each tgtd" },

@@ -73,10 +73,11 @@ static const struct sp_opt repro_table[] = {
 	  "guests side by side, each its share of the points; 0: none" },
 	{ .name = "hst", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, hst),
-	  .help = "HST's build: stock or 5.8[:SKEW] (HST as merged for 5.8, "
-	  "SKEW added to sched_clock(), e.g. 200ms); 5.8:auto (with --jobs) "
-	  "fits SKEW to the published HST at iodepth 32/64 and runs both "
-	  "builds; default stock" },
+	  .help = "HST's build: stock, 5.8[:SKEW] (HST as merged for 5.8, "
+	  "SKEW added to sched_clock(), e.g. 200ms) or prebio; 5.8:auto "
+	  "(with --jobs) fits SKEW to the published HST at iodepth 32/64 "
+	  "and runs both builds; default stock (hst-bio-2022 runs both of "
+	  "its builds itself)" },
 	{ .name = "fit-skews", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, fit_skews),
 	  .help = "--hst 5.8:auto: the skews tried (default "
@@ -95,7 +96,7 @@ static void usage(FILE *out)
 	char help[2048];
 
 	sp_opt_help_argv(repro_table, help, sizeof(help));
-	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020 "
+	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020|hst-bio-2022 "
 		"[options]\n%s", help);
 }
 
@@ -127,8 +128,8 @@ static int parse_args(int argc, char **argv, struct repro_cli *cli, int *cover)
 			usage(stdout);
 			return SP_EXIT_OK;
 		}
-		sp_err("reproduce: name the experiment: hst-vs-st-2020 or "
-		       "hst-cover-2020");
+		sp_err("reproduce: name the experiment: hst-vs-st-2020, "
+		       "hst-cover-2020 or hst-bio-2022");
 		return SP_EXIT_USAGE;
 	}
 	if (sp_opt_parse_argv(repro_table, cli, argc, argv, 2, &next, err, sizeof(err))) {
@@ -283,6 +284,8 @@ int cmd_reproduce(int argc, char **argv)
 	struct sp_repro_ops ops = sp_repro_real_ops;
 
 	ops.ctx = &ctx;
+	if (argc >= 2 && !strcmp(argv[1], "hst-bio-2022"))
+		return cmd_reproduce_bio(argc, argv);
 	ret = parse_args(argc, argv, &cli, &cover);
 	if (ret < 0)
 		ret = check_args(&cli, &plan, &unit_ns, &scaled, &fixed_k);

@@ -4,6 +4,7 @@
  * harness/fault/fault_do.h, harness/run/run_do.h), so a reproduction
  * prints and writes what the user's commands would, without an argv in
  * between. */
+#include "common/file.h"
 #include "common/log.h"
 #include "harness/bringup/bringup_do.h"
 #include "harness/bringup/state.h"
@@ -66,6 +67,7 @@ static int real_run(void *ctx, const struct sp_repro_run *r)
 	else if (r->runtime_s > 0)
 		cli.runtime_s = r->runtime_s;
 	cli.out = r->out;
+	cli.hst = r->hst;
 	fflush(stdout);
 	return sp_do_run(&cli, r->ios > 0 || r->runtime_s > 0, 0) ? -EIO : 0;
 }
@@ -110,6 +112,17 @@ static void real_sleep_s(void *ctx, unsigned int seconds)
 	sleep(seconds);
 }
 
+static int real_uptime_s(void *ctx, double *s)
+{
+	char text[64];
+
+	(void)ctx;
+	if (sp_file_read_prefix("/proc/uptime", text, sizeof(text)) ||
+	    sscanf(text, "%lf", s) != 1 || !(*s >= 0))
+		return -EIO;
+	return 0;
+}
+
 /* on stdout, as the user's commands print theirs */
 static void real_say(void *ctx, const char *line)
 {
@@ -126,5 +139,6 @@ const struct sp_repro_ops sp_repro_real_ops = {
 	.load_cases = real_load_cases,
 	.cpustat = sp_run_real_cpustat,
 	.sleep_s = real_sleep_s,
+	.uptime_s = real_uptime_s,
 	.say = real_say,
 };

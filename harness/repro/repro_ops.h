@@ -30,6 +30,7 @@ struct sp_repro_run {
 	int64_t ios;		/* > 0: each case that many I/Os (before runtime) */
 	int64_t warmup_s;	/* unmeasured workload before each case */
 	int timeline;		/* the 10 Hz per-path counts */
+	const char *hst;	/* run --hst (lab/hst_info.h); NULL: up's */
 	const char *out;
 };
 
@@ -50,6 +51,8 @@ struct sp_repro_ops {
 	/* /proc/stat's text, malloc'd; and a wait between two of them */
 	int (*cpustat)(void *ctx, char **text);
 	void (*sleep_s)(void *ctx, unsigned int seconds);
+	/* the machine's uptime, s (/proc/uptime); NULL: not known */
+	int (*uptime_s)(void *ctx, double *s);
 	/* one line of what the reproduction does, without its newline */
 	void (*say)(void *ctx, const char *line);
 	void *ctx;

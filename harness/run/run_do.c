@@ -282,11 +282,11 @@ static int run_target(struct sp_run_plan *plan, const char *job_text,
 		code = exact_time_ends(plan, st);
 	if (!code)
 		code = faults_on_paths(plan, st);
-	/* run --hst 5.8[:SKEW]: its module there and the skew set before
-	 * any case (the env records what /sys shows at each) */
-	if (!code && plan->hst_given && plan->hst_build == SP_HST_BUILD_5_8 &&
-	    sp_bringup_hst58_ready(&sp_sys_real, &plan->hst_skew_ns, err,
-				   sizeof(err))) {
+	/* run --hst 5.8[:SKEW]|prebio: its module there and 5.8's skew set
+	 * before any case (the env records what /sys shows at each) */
+	if (!code && plan->hst_given &&
+	    sp_bringup_hst_build_ready(&sp_sys_real, plan->hst_build,
+				       &plan->hst_skew_ns, err, sizeof(err))) {
 		sp_err("run: %s", err);
 		code = SP_EXIT_ENV;
 	}

@@ -180,13 +180,15 @@ static void hst_env(struct sp_case_env *e)
 {
 	char label[sizeof(e->hst)];
 
-	if (strcmp(e->hst_build, "5.8")) {
+	int build = sp_hst_build_by_name(e->hst_build);
+
+	if (build != SP_HST_BUILD_5_8)
 		e->has_hst_skew = 0;
+	if (build <= SP_HST_BUILD_STOCK)
 		return;
-	}
 	if (!strcmp(e->hst, "not loaded"))
 		snprintf(e->hst, sizeof(e->hst), "stock");
-	if (!sp_hst_build_label(e->hst, SP_HST_BUILD_5_8, e->has_hst_skew,
+	if (!sp_hst_build_label(e->hst, build, e->has_hst_skew,
 				e->hst_skew_ns, label, sizeof(label)))
 		snprintf(e->hst, sizeof(e->hst), "%s", label);
 }
@@ -369,7 +371,8 @@ static void case_selector(const struct case_run *r,
 	sel->hst_build = r->plan->hst_given ?
 		(enum sp_hst_build)r->plan->hst_build : r->t->initial.hst_build;
 	snprintf(env->hst_build, sizeof(env->hst_build), "%s",
-		 sel->hst_build == SP_HST_BUILD_5_8 ? "5.8" : "stock");
+		 sp_hst_build_name(sel->hst_build) ? sp_hst_build_name(sel->hst_build)
+						   : "stock");
 }
 
 static int run_case(struct case_run *r, const struct sp_run_case *rc,

@@ -73,9 +73,9 @@ const struct sp_opt sp_run_cli_table[] = {
 	  "iodepth >= 64 on the selector just set, not measured (HST's "
 	  "averages start cold; the other selectors keep no history)" },
 	{ .name = "hst", .type = SP_OPT_STR, .offset = C(hst),
-	  .help = "HST's build for the HST cases: stock or 5.8[:SKEW] (HST as "
-	  "merged for 5.8, SKEW added to sched_clock(), e.g. 200ms; "
-	  "default: up's)" },
+	  .help = "HST's build for the HST cases: stock, 5.8[:SKEW] (HST as "
+	  "merged for 5.8, SKEW added to sched_clock(), e.g. 200ms) or prebio "
+	  "(before the 2022 bio-based timer fix); default: up's" },
 	{ .name = "help", .type = SP_OPT_BOOL, .offset = C(help),
 	  .help = "this text" },
 	SP_OPT_END,

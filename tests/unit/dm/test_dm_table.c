@@ -98,6 +98,89 @@ static void hst58_names_its_own_selector(void **state)
 	assert_string_equal(sp_dm_selector_module(&m.sel), "dm_service_time");
 }
 
+/* hst-prebio names its own selector too and reads back as HST of
+ * that build. */
+static void hstpb_names_its_own_selector(void **state)
+{
+	char line[512], err[SP_DM_ERRLEN] = "";
+	struct sp_dm_map m, back;
+
+	(void)state;
+	three_sd(&m, SP_SEL_HST);
+	m.sel.hst_build = SP_HST_BUILD_PREBIO;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 historical-service-time-prebio "
+		     "0 3 1 8:0 1 8:16 1 8:32 1");
+	assert_string_equal(sp_dm_selector_module(&m.sel),
+			    "dm_historical_service_time_prebio");
+	assert_int_equal(sp_dm_table_build(&m, line, sizeof(line), err,
+					   sizeof(err)), 0);
+	assert_int_equal(sp_dm_table_parse(line, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.sel.kind, SP_SEL_HST);
+	assert_int_equal(back.sel.hst_build, SP_HST_BUILD_PREBIO);
+}
+
+/* queue_mode bio is a feature with an argument: two words of the
+ * feature count, after queue_if_no_path when both are on, as the
+ * kernel's status prints them; the default (request-based) says
+ * nothing. */
+static void queue_mode_in_features(void **state)
+{
+	char line[512], err[SP_DM_ERRLEN] = "";
+	struct sp_dm_map m, back;
+
+	(void)state;
+	three_sd(&m, SP_SEL_ST);
+	m.queue_mode = SP_DM_QUEUE_BIO;
+	build_ok(&m, "0 4194304 multipath 2 queue_mode bio 0 1 1 service-time 0 "
+		     "3 2 8:0 1 1 8:16 1 1 8:32 1 1");
+	m.queue_if_no_path = 1;
+	build_ok(&m, "0 4194304 multipath 3 queue_if_no_path queue_mode bio 0 1 1 "
+		     "service-time 0 3 2 8:0 1 1 8:16 1 1 8:32 1 1");
+	assert_int_equal(sp_dm_table_build(&m, line, sizeof(line), err,
+					   sizeof(err)), 0);
+	assert_int_equal(sp_dm_table_parse(line, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.queue_mode, SP_DM_QUEUE_BIO);
+	assert_int_equal(back.queue_if_no_path, 1);
+	assert_int_equal(back.npaths, 3);
+	/* as the kernel prints it, pg_init words and all */
+	assert_int_equal(sp_dm_table_parse("0 8 multipath 5 queue_mode bio "
+		"pg_init_retries 3 queue_if_no_path 0 1 1 round-robin 0 1 1 "
+		"8:0 1", &back, err, sizeof(err)), 0);
+	assert_int_equal(back.queue_mode, SP_DM_QUEUE_BIO);
+	assert_int_equal(back.queue_if_no_path, 1);
+	/* a bio-based map as 6.1 prints it: it retains the hardware
+	 * handler, and says so first */
+	assert_int_equal(sp_dm_table_parse("0 8 multipath 3 "
+		"retain_attached_hw_handler queue_mode bio 0 1 1 round-robin 0 "
+		"1 1 8:0 1", &back, err, sizeof(err)), 0);
+	assert_int_equal(back.queue_mode, SP_DM_QUEUE_BIO);
+	assert_int_equal(back.queue_if_no_path, 0);
+	assert_int_equal(sp_dm_table_parse("0 8 multipath 2 queue_mode mq 0 1 1 "
+		"round-robin 0 1 1 8:0 1", &back, err, sizeof(err)), 0);
+	assert_int_equal(back.queue_mode, SP_DM_QUEUE_RQ);
+	m.queue_mode = SP_DM_QUEUE_RQ;
+	m.queue_if_no_path = 0;
+	build_ok(&m, "0 4194304 multipath 0 0 1 1 service-time 0 3 2 "
+		     "8:0 1 1 8:16 1 1 8:32 1 1");
+	/* a mode cut off by the count, or one the kernel has not */
+	assert_int_equal(sp_dm_table_parse("0 8 multipath 1 queue_mode 0 1 1 "
+		"round-robin 0 1 1 8:0 1", &back, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "queue_mode without its mode"));
+	assert_int_equal(sp_dm_table_parse("0 8 multipath 2 queue_mode disk 0 1 1 "
+		"round-robin 0 1 1 8:0 1", &back, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'disk' is not a queue mode"));
+	{
+		enum sp_dm_queue_mode q;
+
+		assert_int_equal(sp_dm_queue_mode_parse("bio", &q), 0);
+		assert_int_equal(q, SP_DM_QUEUE_BIO);
+		assert_int_equal(sp_dm_queue_mode_parse("Bio", &q), -EINVAL);
+		assert_int_equal(sp_dm_queue_mode_parse(NULL, &q), -EINVAL);
+		assert_string_equal(sp_dm_queue_mode_name(SP_DM_QUEUE_BIO), "bio");
+		assert_string_equal(sp_dm_queue_mode_name(SP_DM_QUEUE_RQ), "rq");
+	}
+}
+
 static void hst_selector_args(void **state)
 {
 	struct sp_dm_map m;
@@ -389,6 +472,8 @@ int main(void)
 		cmocka_unit_test(ioa_table_round_trips),
 		cmocka_unit_test(cpulist_parse),
 		cmocka_unit_test(hst58_names_its_own_selector),
+		cmocka_unit_test(hstpb_names_its_own_selector),
+		cmocka_unit_test(queue_mode_in_features),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,6 +52,36 @@ static void five_eight_takes_a_skew_with_its_unit(void **state)
 	}
 }
 
+/* prebio takes no skew; its name goes both ways, and a case's label
+ * says it (with a bucket_shift other than 24 after it) */
+static void prebio_is_a_build_of_its_own(void **state)
+{
+	struct sp_hst_choice c = { 0, 7 };
+	char err[128], label[64];
+
+	(void)state;
+	assert_int_equal(sp_hst_choice_parse("prebio", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.build, SP_HST_BUILD_PREBIO);
+	assert_true(c.skew_ns == 0);
+	assert_int_equal(sp_hst_choice_parse("prebio:1ms", &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "prebio"));
+	assert_string_equal(sp_hst_build_name(SP_HST_BUILD_PREBIO), "prebio");
+	assert_string_equal(sp_hst_build_name(SP_HST_BUILD_5_8), "5.8");
+	assert_null(sp_hst_build_name(3));
+	assert_null(sp_hst_build_name(-1));
+	assert_int_equal(sp_hst_build_by_name("prebio"), SP_HST_BUILD_PREBIO);
+	assert_int_equal(sp_hst_build_by_name("stock"), SP_HST_BUILD_STOCK);
+	assert_int_equal(sp_hst_build_by_name("Prebio"), -EINVAL);
+	assert_int_equal(sp_hst_build_by_name(NULL), -EINVAL);
+	assert_int_equal(sp_hst_build_label("stock", SP_HST_BUILD_PREBIO, 0, 0,
+					    label, sizeof(label)), 0);
+	assert_string_equal(label, "prebio");
+	assert_int_equal(sp_hst_build_label("bucket_shift 27", SP_HST_BUILD_PREBIO,
+					    0, 0, label, sizeof(label)), 0);
+	assert_string_equal(label, "prebio bucket_shift 27");
+}
+
 static void bad_builds_and_skews_are_one_message(void **state)
 {
 	static const char *const bad[] = {
@@ -131,6 +161,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stock_and_none_are_stock),
 		cmocka_unit_test(five_eight_takes_a_skew_with_its_unit),
+		cmocka_unit_test(prebio_is_a_build_of_its_own),
 		cmocka_unit_test(bad_builds_and_skews_are_one_message),
 		cmocka_unit_test(sys_skew_text_reads_back),
 		cmocka_unit_test(label_says_build_and_skew),

@@ -76,6 +76,36 @@ static void keys_parse_and_mean_what_they_say(void **state)
 			       err), 0);
 }
 
+/* queue_mode = bio makes the map bio-based; it goes through the
+ * journal's text and back, rq (the default) prints nothing; nvme-tcp
+ * has no dm-multipath to set it on. */
+static void queue_mode_bio(void **state)
+{
+	char err[SP_TOPO_ERRLEN], txt[256];
+	struct sp_initiator back;
+
+	(void)state;
+	assert_int_equal(parse("queue_mode = bio\n", err), 0);
+	assert_int_equal(topo.init.queue_bio, 1);
+	assert_int_equal(sp_initiator_format(&topo.init, txt, sizeof(txt)), 0);
+	assert_string_equal(txt, "queue_mode=bio");
+	sp_initiator_init(&back);
+	assert_int_equal(sp_initiator_parse_kv(&back, txt), 0);
+	assert_int_equal(back.queue_bio, 1);
+	assert_int_equal(sp_initiator_parse_kv(&back, "queue_mode=rq"), 0);
+	assert_int_equal(back.queue_bio, 0);
+	assert_int_equal(sp_initiator_parse_kv(&back, "queue_mode=mq"), -EINVAL);
+	assert_int_equal(parse("queue_mode = rq\n", err), 0);
+	assert_int_equal(topo.init.queue_bio, 0);
+	assert_int_equal(sp_initiator_format(&topo.init, txt, sizeof(txt)), 0);
+	assert_string_equal(txt, "");
+	assert_int_equal(parse("queue_mode = request\n", err), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:2"));
+	assert_int_equal(parse("queue_mode = bio\ntransport = nvme-tcp\n", err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "queue_mode = bio"));
+}
+
 static void bad_values_are_refused_with_file_line_and_value(void **state)
 {
 	static const char *const bad[][2] = {
@@ -148,6 +178,7 @@ int main(void)
 		cmocka_unit_test(keys_parse_and_mean_what_they_say),
 		cmocka_unit_test(bad_values_are_refused_with_file_line_and_value),
 		cmocka_unit_test(journal_text_round_trips),
+		cmocka_unit_test(queue_mode_bio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

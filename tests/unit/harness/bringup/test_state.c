@@ -160,6 +160,17 @@ static void selector_line_keeps_the_hst_build(void **state)
 	strcat(buf, "selector hst -1 -1\n");
 	assert_int_equal(sp_state_parse(buf, &b, err, sizeof(err)), 0);
 	assert_int_equal(b.sel.hst_build, SP_HST_BUILD_STOCK);
+	/* hst-prebio the same way */
+	a.sel.hst_build = SP_HST_BUILD_PREBIO;
+	assert_int_equal(sp_state_fmt_selector(&a.sel, line, sizeof(line)), 0);
+	assert_string_equal(line, "selector hst 900 -1 hst=prebio\n");
+	strcat(buf, line);
+	assert_int_equal(sp_state_parse(buf, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.sel.hst_build, SP_HST_BUILD_PREBIO);
+	strcat(buf, "selector hst -1 -1 hst=stock\n");
+	assert_int_equal(sp_state_parse(buf, &b, err, sizeof(err)), -EINVAL);
+	buf[strlen(buf) - strlen("selector hst -1 -1 hst=stock\n")] = '\0';
+	strcat(buf, "selector hst -1 -1\n");
 	strcat(buf, "selector hst -1 -1 hst=5.9\n");
 	assert_int_equal(sp_state_parse(buf, &b, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "hst=5.9"));
