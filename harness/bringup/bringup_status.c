@@ -88,6 +88,13 @@ int sp_status_gather(const struct sp_sys_ops *ops, const struct sp_state *st,
 		if (!ops->read_file(ops->ctx, path, sp->dev_state,
 				    sizeof(sp->dev_state)))
 			trim(sp->dev_state);
+		/* nvme-tcp: no map; the dm column shows the path's ANA
+		 * state instead (device/state is its controller's) */
+		snprintf(path, sizeof(path), "/sys/block/%s/ana_state", p->disk);
+		if (st->transport == SP_TRANSPORT_NVME_TCP &&
+		    !ops->read_file(ops->ctx, path, sp->dm_state,
+				    sizeof(sp->dm_state)))
+			trim(sp->dm_state);
 		if (!s->vendor[0]) {
 			snprintf(path, sizeof(path),
 				 "/sys/block/%s/device/vendor", p->disk);

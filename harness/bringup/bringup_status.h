@@ -11,7 +11,8 @@
 
 struct sp_status_path {
 	char hctl[32];		/* "2:0:0:1", or "#:#:#:#" when unknown */
-	char dm_state[16];	/* "active", "failed", "undef" */
+	char dm_state[16];	/* "active", "failed", "undef"; nvme-tcp:
+				 * the ANA state, "optimized" ... */
 	char dev_state[16];	/* sysfs device/state: "running" ... */
 };
 

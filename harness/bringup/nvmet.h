@@ -64,6 +64,21 @@ int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan);
 int sp_nvmet_plan_port(const struct sp_state *st,
 		       const struct sp_state_path *p, struct sp_cfs_plan *plan);
 
+/* Every port's default ANA group, which nvmet makes with the port and
+ * puts the namespace in (its ana_grpid): so one port's group 1 is one
+ * path's ANA state. */
+#define SP_NVMET_ANA_GRPID 1
+/* 1 when state is one a path may be set to: optimized, non-optimized,
+ * inaccessible (nvmet also takes persistent-loss and change). */
+int sp_nvmet_ana_state_ok(const char *state);
+/* Path p's ANA state: ports/ID/ana_groups/1/ana_state = state. nvmet
+ * sends every controller on that port an ANA change event; the host
+ * reads the ANA log and stops (inaccessible) or prefers others
+ * (non-optimized) for that path. -EINVAL for another state or a path
+ * with no port. */
+int sp_nvmet_plan_ana(const struct sp_state_path *p, const char *state,
+		      struct sp_cfs_plan *plan);
+
 /* The plan in order; stops at the first failure, err naming the step's
  * path. What was done stays: sp_nvmet_undo takes it back. */
 int sp_nvmet_apply(const struct sp_cfs_ops *ops,

@@ -99,6 +99,28 @@ int sp_nvmet_plan_port(const struct sp_state *st,
 	return ret;
 }
 
+int sp_nvmet_ana_state_ok(const char *state)
+{
+	return !strcmp(state, "optimized") || !strcmp(state, "non-optimized") ||
+	       !strcmp(state, "inaccessible");
+}
+
+int sp_nvmet_plan_ana(const struct sp_state_path *p, const char *state,
+		      struct sp_cfs_plan *plan)
+{
+	char group[352];
+	int ret = 0;
+
+	plan->n = 0;
+	if (!p->ctl_port || !sp_nvmet_ana_state_ok(state))
+		return -EINVAL;
+	if (sp_snprintf(group, sizeof(group), "%s/ports/%u/ana_groups/%d",
+			SP_NVMET_CFS, p->ctl_port, SP_NVMET_ANA_GRPID))
+		return -ENOSPC;
+	write_step(plan, &ret, group, "ana_state", state, NULL);
+	return ret;
+}
+
 static const char *op_name(enum sp_cfs_op op)
 {
 	return op == SP_CFS_MKDIR ? "mkdir" : op == SP_CFS_WRITE ? "write"

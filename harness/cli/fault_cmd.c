@@ -1,5 +1,5 @@
 /* slowpath fault PATH HOW [--for D] [--rate R] [--sense S] [--period P]
- * [--factor F] and slowpath fault PATH restore: the options, the spec
+ * [--factor F] [--state S] and slowpath fault PATH restore: the options, the spec
  * they make (harness/fault/fault.h), and one call into the fault room
  * (fault_do.h). */
 #include "common/exitcodes.h"
@@ -15,7 +15,7 @@
 #include <string.h>
 
 struct fault_cli {
-	const char *for_, *rate, *sense, *period, *factor;
+	const char *for_, *rate, *sense, *period, *factor, *state;
 };
 
 #define F(f) offsetof(struct fault_cli, f)
@@ -33,6 +33,9 @@ static const struct sp_opt fault_table[] = {
 	  .help = "flap: each down and each up lasts this (default 5s)" },
 	{ .name = "factor", .type = SP_OPT_STR, .offset = F(factor),
 	  .help = "slow: the path's delay times this (default 10)" },
+	{ .name = "state", .type = SP_OPT_STR, .offset = F(state),
+	  .help = "ana (nvme-tcp): optimized, non-optimized or inaccessible "
+	  "(default inaccessible)" },
 	SP_OPT_END,
 };
 #undef F
@@ -43,13 +46,15 @@ static void usage(FILE *out)
 
 	sp_opt_help_argv(fault_table, help, sizeof(help));
 	fprintf(out, "usage: slowpath fault PATH HOW [--for DURATION] [--rate R] "
-		"[--sense S] [--period P] [--factor F]\n"
+		"[--sense S] [--period P] [--factor F] [--state S]\n"
 		"       slowpath fault PATH restore\n"
 		"PATH is a path's label, number or disk. HOW: hang (the target "
 		"stops answering),\nreset (its tgtd killed, started again on "
 		"restore), blackhole (every packet lost),\ndown (the link), "
 		"error (the store fails commands), flap (down/up every period),\n"
-		"slow (the delay times factor). See docs/faults.md.\noptions:\n%s",
+		"slow (the delay times factor), ana (nvme-tcp: the path's ANA state).\n"
+		"nvme-tcp paths take down, blackhole, flap, slow and ana. See "
+		"docs/faults.md.\noptions:\n%s",
 		help);
 }
 
@@ -57,9 +62,10 @@ static void usage(FILE *out)
 static int build_spec(const char *path, const char *how,
 		      const struct fault_cli *c, char *buf, size_t len)
 {
-	const char *keys[] = { "for", "rate", "sense", "period", "factor" };
+	const char *keys[] = { "for", "rate", "sense", "period", "factor",
+			       "state" };
 	const char *vals[] = { c->for_, c->rate, c->sense, c->period,
-			       c->factor };
+			       c->factor, c->state };
 	struct sp_strbuf o = SP_STRBUF(buf, len);
 	size_t i;
 

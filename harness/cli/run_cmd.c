@@ -32,8 +32,8 @@ static void usage(FILE *out)
 		"'slowpath report DIR' renders them again.\n"
 		"--fault (up to %d, repeatable) breaks a path in every case, "
 		"timed from fio's\nstart; words: at= path= how=hang|reset|"
-		"blackhole|down|error|flap|slow|restore\nfor= rate= sense= "
-		"period= factor= (docs/faults.md). With --fault or --verify\n"
+		"blackhole|down|error|flap|slow|ana|restore\nfor= rate= sense= "
+		"period= factor= state= (docs/faults.md). With --fault or --verify\n"
 		"fio counts errors and goes on; any error makes the run exit 3."
 		"\n\n%s", SP_FAULT_MAX, help);
 }

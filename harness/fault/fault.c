@@ -7,6 +7,7 @@
 #include "common/name.h"
 #include "common/strbuf.h"
 #include "common/units.h"
+#include "harness/bringup/nvmet.h"
 #include "tgt-backend/delay_fault.h"
 
 #include <errno.h>
@@ -19,7 +20,8 @@ static const char *const how_names[SP_FAULT_HOW_COUNT] = {
 	[SP_FAULT_HANG] = "hang", [SP_FAULT_RESET] = "reset",
 	[SP_FAULT_BLACKHOLE] = "blackhole", [SP_FAULT_DOWN] = "down",
 	[SP_FAULT_ERROR] = "error", [SP_FAULT_FLAP] = "flap",
-	[SP_FAULT_SLOW] = "slow", [SP_FAULT_RESTORE] = "restore",
+	[SP_FAULT_SLOW] = "slow", [SP_FAULT_ANA] = "ana",
+	[SP_FAULT_RESTORE] = "restore",
 };
 
 #define SPEC_MAX 512
@@ -56,12 +58,15 @@ void sp_fault_init(struct sp_fault *f, enum sp_fault_how how)
 		 delay_sense_names[DELAY_SENSE_MEDIUM]);
 	f->flap_period_ns = DEFAULT_PERIOD_NS;
 	f->slow_factor = DEFAULT_FACTOR;
+	snprintf(f->ana_state, sizeof(f->ana_state), "inaccessible");
 }
 
+
 enum key { K_AT, K_PATH, K_HOW, K_FOR, K_RATE, K_SENSE, K_PERIOD, K_FACTOR,
-	   K_COUNT };
+	   K_STATE, K_COUNT };
 static const char *const key_names[K_COUNT] = {
 	"at", "path", "how", "for", "rate", "sense", "period", "factor",
+	"state",
 };
 
 /* Which HOW a key belongs to; -1: to every one. */
@@ -71,6 +76,7 @@ static int key_owner(int k)
 	case K_RATE: case K_SENSE: return SP_FAULT_ERROR;
 	case K_PERIOD: return SP_FAULT_FLAP;
 	case K_FACTOR: return SP_FAULT_SLOW;
+	case K_STATE: return SP_FAULT_ANA;
 	default: return -1;
 	}
 }
@@ -131,6 +137,13 @@ static int set_value(struct sp_fault *f, int k, const char *v, char *err,
 			return sp_errf(err, errlen, -EINVAL, "factor=%.80s: want "
 				       "a number above 0 and at most 100000", v);
 		return 0;
+	case K_STATE:
+		if (!sp_nvmet_ana_state_ok(v))
+			return sp_errf(err, errlen, -EINVAL, "state=%.40s: want "
+				       "optimized, non-optimized or "
+				       "inaccessible", v);
+		snprintf(f->ana_state, sizeof(f->ana_state), "%s", v);
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -153,14 +166,14 @@ int sp_fault_parse(const char *spec, struct sp_fault *f, char *err,
 		if (!eq)
 			return sp_errf(err, errlen, -EINVAL, "'%.80s' is not "
 				       "key=value (at= path= how= for= rate= "
-				       "sense= period= factor=)", word);
+				       "sense= period= factor= state=)", word);
 		*eq = '\0';
 		for (k = 0; k < K_COUNT && strcmp(key_names[k], word); k++)
 			;
 		if (k == K_COUNT)
 			return sp_errf(err, errlen, -EINVAL, "unknown key "
 				       "'%.40s' (at= path= how= for= rate= "
-				       "sense= period= factor=)", word);
+				       "sense= period= factor= state=)", word);
 		if (vals[k])
 			return sp_errf(err, errlen, -EINVAL, "%s= given twice",
 				       word);
@@ -171,11 +184,12 @@ int sp_fault_parse(const char *spec, struct sp_fault *f, char *err,
 	}
 	if (!vals[K_HOW])
 		return sp_errf(err, errlen, -EINVAL, "no how= (hang, reset, "
-			       "blackhole, down, error, flap, slow, restore)");
+			       "blackhole, down, error, flap, slow, ana, "
+			       "restore)");
 	if (sp_fault_how_parse(vals[K_HOW], &how))
 		return sp_errf(err, errlen, -EINVAL, "how=%.40s: want hang, "
-			       "reset, blackhole, down, error, flap, slow or "
-			       "restore", vals[K_HOW]);
+			       "reset, blackhole, down, error, flap, slow, ana "
+			       "or restore", vals[K_HOW]);
 	if (!vals[K_PATH])
 		return sp_errf(err, errlen, -EINVAL, "no path= (a path's label "
 			       "or number)");
@@ -244,6 +258,11 @@ int sp_fault_format(const struct sp_fault *f, char *buf, size_t len)
 		break;
 	case SP_FAULT_SLOW:
 		put_double(&o, "factor", f->slow_factor);
+		break;
+	case SP_FAULT_ANA:
+		if (!sp_nvmet_ana_state_ok(f->ana_state))
+			return -EINVAL;
+		sp_strbuf_printf(&o, " state=%s", f->ana_state);
 		break;
 	default:
 		break;

@@ -18,6 +18,7 @@ enum sp_fault_how {
 	SP_FAULT_ERROR,		/* the store fails commands: error_rate, error_sense */
 	SP_FAULT_FLAP,		/* down/up every flap_period */
 	SP_FAULT_SLOW,		/* the path's delay x slow_factor */
+	SP_FAULT_ANA,		/* nvme-tcp: the path's port's ANA state */
 	SP_FAULT_RESTORE,	/* undo whatever fault the path has */
 	SP_FAULT_HOW_COUNT
 };
@@ -33,16 +34,20 @@ struct sp_fault {
 	char error_sense[32];	/* ERROR: medium, not-ready, aborted, ... */
 	int64_t flap_period_ns;	/* FLAP: each down and each up lasts this */
 	double slow_factor;	/* SLOW: delay multiplied by this, > 0 */
+	/* ANA: optimized, non-optimized or inaccessible, as nvmet's
+	 * configfs spells them (ports/N/ana_groups/1/ana_state) */
+	char ana_state[16];
 };
 
 const char *sp_fault_how_name(enum sp_fault_how how);
 /* "hang" ... "restore" into *how; -EINVAL. */
 int sp_fault_how_parse(const char *name, enum sp_fault_how *how);
 /* A fault of how with the defaults every spec starts from: at=-1 (now),
- * for=0 (until restored), rate 1, sense medium, period 5s, factor 10. */
+ * for=0 (until restored), rate 1, sense medium, period 5s, factor 10,
+ * state inaccessible. */
 void sp_fault_init(struct sp_fault *f, enum sp_fault_how how);
 
-/* "k=v k=v ..." (at= path= how= for= rate= sense= period= factor=) into
+/* "k=v k=v ..." (at= path= how= for= rate= sense= period= factor= state=) into
  * *f; -EINVAL with err naming the word and value. Pure. */
 int sp_fault_parse(const char *spec, struct sp_fault *f, char *err,
 		   size_t errlen);

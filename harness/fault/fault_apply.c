@@ -4,6 +4,7 @@
  * restore` find it even after a crash. See fault.h and docs/faults.md. */
 #include "harness/fault/fault_apply.h"
 #include "harness/bringup/bringup_status.h"
+#include "harness/fault/fault_nvme.h"
 
 #include "common/log.h"
 #include "common/strbuf.h"
@@ -234,6 +235,8 @@ static int do_apply(const struct sp_sys_ops *ops, struct sp_state *st,
 		ret = slowed(p, f->slow_factor, &next, err, errlen);
 		return ret ? ret : sp_bringup_delay_apply(ops, st, &next, dir,
 							  err, errlen);
+	case SP_FAULT_ANA:
+		return sp_fault_ana_set(ops, p, f->ana_state, err, errlen);
 	default:
 		return sp_errf(err, errlen, -EINVAL, "no such fault");
 	}
@@ -268,6 +271,9 @@ static int do_undo(const struct sp_sys_ops *ops, struct sp_state *st,
 	case SP_FAULT_SLOW:
 		/* the journal never took the slowed delays */
 		return sp_bringup_delay_apply(ops, st, p, dir, err, errlen);
+	case SP_FAULT_ANA:
+		return sp_fault_ana_set(ops, p, SP_FAULT_ANA_UP_STATE, err,
+					errlen);
 	default:
 		return 0;
 	}
@@ -288,7 +294,10 @@ static int reinstate(const struct sp_sys_ops *ops, const struct sp_state *st,
 	size_t i, k = (size_t)(p - st->paths);
 	int waited, ret;
 
-	if (!p->has_disk || !st->map_name[0])
+	/* native multipath takes a path back by itself once its controller
+	 * is live and its ANA state usable again */
+	if (st->transport == SP_TRANSPORT_NVME_TCP || !p->has_disk ||
+	    !st->map_name[0])
 		return 0;
 	snprintf(path, sizeof(path), "/sys/block/%s/device/state", p->disk);
 	for (waited = 0;; waited += 200) {
@@ -358,6 +367,9 @@ int sp_fault_apply_in(const struct sp_sys_ops *ops, struct sp_state *st,
 		return sp_errf(err, errlen, -EBUSY, "path %s already has a %s "
 			       "fault: 'slowpath fault %s restore' first",
 			       p->label, p->fault_how, p->label);
+	ret = sp_fault_transport_check(st, p, f->how, err, errlen);
+	if (ret)
+		return ret;
 	if ((f->how == SP_FAULT_ERROR) && strcmp(st->bstype, "delay"))
 		return sp_errf(err, errlen, -ENOTSUP, "path %s: error faults "
 			       "come from the delay store; this topology runs "

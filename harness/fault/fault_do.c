@@ -131,13 +131,6 @@ int sp_do_fault(const struct sp_fault *f, int for_given)
 			sp_err("fault: no topology is up");
 		return ret > 0 ? SP_EXIT_USAGE : SP_EXIT_RUNTIME;
 	}
-	if (st.transport == SP_TRANSPORT_NVME_TCP) {
-		/* ANA states and nvme-tcp's own path states: not yet */
-		sp_lock_release(NULL, lock);
-		sp_err("fault: topology %s is nvme-tcp, where faults are not "
-		       "there yet (docs/nvme.md)", st.topology);
-		return SP_EXIT_USAGE;
-	}
 	if (!sp_state_find_path(&st, f->path)) {
 		sp_lock_release(NULL, lock);
 		sp_err("fault: topology %s has no path '%s'", st.topology,

@@ -6,6 +6,7 @@ LIB_SRCS += harness/measure/diskstats.c harness/measure/fio_json.c \
 	    harness/measure/case_env.c harness/measure/timeline.c \
 	    harness/measure/timeline_tsv.c \
 	    harness/measure/timeline_metrics.c harness/measure/case_faults.c \
+	    harness/measure/timeline_nvme.c \
 	    harness/measure/result_file.c
 UNIT_TESTS += tests/unit/harness/measure/test_shares.c \
 	      tests/unit/harness/measure/test_diskstats.c \

@@ -87,7 +87,7 @@ int sp_tl_add_diskstats(struct sp_timeline *tl, int64_t t_ms,
 {
 	struct sp_diskstat ds[SP_TL_MAX_DEVS];
 	const char *names[SP_TL_MAX_DEVS];
-	struct sp_tl_sample s;
+	struct sp_tl_sample s, sum;
 	size_t i;
 	int ret;
 
@@ -95,6 +95,7 @@ int sp_tl_add_diskstats(struct sp_timeline *tl, int64_t t_ms,
 		names[i] = tl->dev[i];
 	ret = sp_diskstats_select(diskstats, "/proc/diskstats", names,
 				  tl->n_devs, ds);
+	memset(&sum, 0, sizeof(sum));
 	for (i = 0; !ret && i < tl->n_devs; i++) {
 		memset(&s, 0, sizeof(s));
 		s.t_ms = t_ms;
@@ -103,6 +104,16 @@ int sp_tl_add_diskstats(struct sp_timeline *tl, int64_t t_ms,
 		s.sectors = ds[i].v[SP_DS_RSECTORS] + ds[i].v[SP_DS_WSECTORS];
 		s.in_flight = (uint32_t)ds[i].v[SP_DS_IN_FLIGHT];
 		s.ticks_ms = ds[i].v[SP_DS_RTICKS] + ds[i].v[SP_DS_WTICKS];
+		if (tl->map_sums_paths && i + 1 == tl->n_devs) {
+			s.ios = sum.ios;
+			s.sectors = sum.sectors;
+			s.in_flight = sum.in_flight;
+			s.ticks_ms = sum.ticks_ms;
+		}
+		sum.ios += s.ios;
+		sum.sectors += s.sectors;
+		sum.in_flight += s.in_flight;
+		sum.ticks_ms += s.ticks_ms;
 		s.has_ticks = 1;
 		s.state = SP_TL_UNKNOWN;
 		if (views && i + 1 < tl->n_devs) {

@@ -66,6 +66,10 @@ struct sp_timeline {
 	 * so HST's stale_after (ktime_get_ns) reads as "stale in X ms";
 	 * -1: unknown (old files, or not given) */
 	int64_t mono_ns_t0;
+	/* the map's row is the sum of the paths' (ios, sectors, in flight,
+	 * ticks): nvme-tcp's head disk, which fio writes to, keeps no I/O
+	 * statistics on 6.1; the TSV says so in a comment */
+	int map_sums_paths;
 };
 
 enum sp_tl_event_kind {
@@ -100,8 +104,9 @@ int sp_tl_dev_index(const struct sp_timeline *tl, const char *dev);
 int sp_tl_add(struct sp_timeline *tl, const struct sp_tl_sample *s);
 
 /* One tick: every device of tl out of a whole /proc/diskstats text at
- * t_ms. views[i] is path i's state and selector args (NULL: all
- * unknown); the map's are always unknown. -EINVAL/-ENOENT as
+ * t_ms (the map's row the paths' sum when tl->map_sums_paths). views[i]
+ * is path i's state and selector args (NULL: all unknown); the map's
+ * are always unknown. -EINVAL/-ENOENT as
  * sp_diskstats_select. */
 int sp_tl_add_diskstats(struct sp_timeline *tl, int64_t t_ms,
 			const char *diskstats,
@@ -130,6 +135,21 @@ int sp_mpath_status_parse(const char *text, struct sp_mpath_path *paths,
 void sp_tl_path_states(const struct sp_timeline *tl, const char *diskstats,
 		       const struct sp_mpath_path *paths, size_t n,
 		       struct sp_tl_path_view *views);
+
+/* ---- nvme-tcp paths (timeline_nvme.c) ----
+ * No map, no map status: a path of native multipath is usable when
+ * its controller is live (/sys/class/nvme/nvmeK/state) and its hidden
+ * disk's ANA state (/sys/block/nvmeScKnH/ana_state) is optimized or
+ * non-optimized, as the kernel's nvme_path_is_disabled and
+ * nvme_state_is_live have it. */
+
+/* 'A' usable, 'F' not (controller connecting, resetting, deleting...;
+ * ANA inaccessible, persistent-loss, change), '-' when neither text
+ * was read (NULL or ""). A trailing newline is fine. */
+char sp_tl_nvme_state(const char *ctrl_state, const char *ana_state);
+/* The controller of a path's disk: "nvme0c2n1" -> "nvme2". -EINVAL
+ * when disk is not nvmeScKnH, -ENOSPC when ctrl is too small. */
+int sp_tl_nvme_ctrl_of(const char *disk, char *ctrl, size_t len);
 
 /* The TSV: a header, one row per device and tick (t_ms dev ios_done
  * in_flight sectors path_state ticks_ms selector, the last "v1,v2,v3"

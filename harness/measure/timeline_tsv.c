@@ -32,6 +32,9 @@ int sp_tl_write_tsv(FILE *out, const struct sp_timeline *tl,
 	      "ticks_ms\tselector\n", out);
 	if (tl->mono_ns_t0 >= 0)
 		fprintf(out, CLOCK_COMMENT "%" PRId64 "\n", tl->mono_ns_t0);
+	if (tl->map_sums_paths && tl->n_devs)
+		fprintf(out, "# %s: the paths' sum (this disk keeps no I/O "
+			"statistics of its own)\n", tl->dev[tl->n_devs - 1]);
 	for (i = 0; i < n_ev; i++)
 		fprintf(out, "# fault\t%" PRId64 "\t%s\t%s\t%s\t%s\t%" PRId64
 			"\n", ev[i].t_ms, ev[i].path, ev[i].dev, ev[i].how,

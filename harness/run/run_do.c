@@ -12,6 +12,7 @@
 #include "dm/selector.h"
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/lock.h"
+#include "harness/fault/fault_nvme.h"
 #include "harness/report/render.h"
 #include "harness/report/render_plot.h"
 #include "harness/report/render_timeline.h"
@@ -247,16 +248,24 @@ static void lab_default_runtime(int ends_given, struct sp_run_cli *cli)
 static int faults_on_paths(struct sp_run_plan *plan, struct sp_state *st)
 {
 	char err[SP_RUN_ERRLEN];
+	size_t i;
 
-	if (plan->n_faults && st->transport == SP_TRANSPORT_NVME_TCP) {
-		sp_err("run: --fault on nvme-tcp topology %s: faults are not "
-		       "there yet for nvme-tcp (docs/nvme.md)", st->topology);
-		return SP_EXIT_USAGE;
-	}
 	if (sp_run_faults_resolve(plan->faults, plan->n_faults, st, err,
 				  sizeof(err))) {
 		sp_err("run: %s", err);
 		return SP_EXIT_USAGE;
+	}
+	/* a HOW the path's transport has not: refused before any case, as
+	 * `slowpath fault` refuses it (exit 2) */
+	for (i = 0; i < plan->n_faults; i++) {
+		const struct sp_fault *f = &plan->faults[i];
+		struct sp_state_path *p = sp_state_find_path(st, f->path);
+
+		if (p && f->how != SP_FAULT_RESTORE &&
+		    sp_fault_transport_check(st, p, f->how, err, sizeof(err))) {
+			sp_err("run: --fault: %s", err);
+			return SP_EXIT_ENV;
+		}
 	}
 	return 0;
 }

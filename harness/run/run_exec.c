@@ -9,6 +9,7 @@
 #include "common/units.h"
 #include "harness/bringup/bringup.h"
 #include "harness/fault/fault_apply.h"
+#include "harness/measure/timeline.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -53,7 +54,7 @@ static int exec_dm_status(void *ctx, char **text)
 	char buf[4096];
 	int ret;
 
-	/* no map over nvme-tcp paths: their states are not sampled yet */
+	/* no map over nvme-tcp paths: exec_path_states samples them */
 	if (x->st->transport == SP_TRANSPORT_NVME_TCP)
 		return -ENOTSUP;
 	ret = sp_sys_real.dm->status(sp_sys_real.dm->ctx, x->st->map_name,
@@ -63,6 +64,37 @@ static int exec_dm_status(void *ctx, char **text)
 		return ret;
 	*text = strdup(buf);
 	return *text ? 0 : -ENOMEM;
+}
+
+/* An nvme-tcp path's state at 10 Hz: two sysfs reads per path, its
+ * controller's state and its hidden disk's ANA state (timeline.h). A
+ * text not read stays "" (the path then reads '-', or by the other). */
+static void exec_path_states(void *ctx, size_t n,
+			     struct sp_tl_path_view *views)
+{
+	struct sp_run_exec *x = ctx;
+	char ctrl[32], path[160], cs[32], ana[32];
+	size_t i;
+
+	for (i = 0; i < n && i < x->st->npaths; i++) {
+		const char *disk = x->st->paths[i].disk;
+
+		cs[0] = ana[0] = '\0';
+		if (!sp_tl_nvme_ctrl_of(disk, ctrl, sizeof(ctrl))) {
+			snprintf(path, sizeof(path), "/sys/class/nvme/%s/state",
+				 ctrl);
+			if (sp_sys_real.read_file(sp_sys_real.ctx, path, cs,
+						  sizeof(cs)))
+				cs[0] = '\0';
+			snprintf(path, sizeof(path), "/sys/block/%s/ana_state",
+				 disk);
+			if (sp_sys_real.read_file(sp_sys_real.ctx, path, ana,
+						  sizeof(ana)))
+				ana[0] = '\0';
+		}
+		views[i].state = sp_tl_nvme_state(cs, ana);
+		views[i].n_sel = 0;
+	}
 }
 
 /* Faults are journaled and may restart a tgtd: like the reload, not to
@@ -254,6 +286,8 @@ void sp_run_exec_init(struct sp_run_exec *x, struct sp_state *st,
 	ops->cpustat = sp_run_real_cpustat;
 	ops->env_info = sp_run_real_env_info;
 	ops->dm_status = exec_dm_status;
+	ops->path_states = st && st->transport == SP_TRANSPORT_NVME_TCP
+				   ? exec_path_states : NULL;
 	ops->fault_apply = exec_fault_apply;
 	ops->fault_flap = exec_fault_flap;
 	ops->fault_restore = exec_fault_restore;

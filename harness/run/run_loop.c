@@ -89,6 +89,7 @@ int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 				 st->head);
 			return -EINVAL;
 		}
+		t->map_sums_paths = 1;
 	} else {
 		snprintf(t->device, sizeof(t->device), "/dev/mapper/%s",
 			 st->map_name);

@@ -16,12 +16,17 @@
 #include "harness/run/run_matrix.h"
 #include "harness/bringup/state.h"
 
+struct sp_tl_path_view;
+
 /* The map a run writes to and the paths under it. */
 struct sp_run_target {
 	char topology[64];
 	char map_name[128], map_uuid[128];
 	char device[160];		/* /dev/mapper/<map_name> */
 	char dm_name[16];		/* dm-N, its /proc/diskstats name */
+	/* nvme-tcp: the timeline's map row is the paths' sum (the head
+	 * disk keeps no I/O statistics on 6.1) */
+	int map_sums_paths;
 	size_t n_paths;
 	char path[SP_CASE_MAX_PATHS][SP_DS_NAMELEN];
 	char label[SP_CASE_MAX_PATHS][32];	/* p1 ...: what --fault names */
@@ -74,6 +79,10 @@ struct sp_run_ops {
 	/* The map's status line (dm-mpath's paths, active or failed),
 	 * malloc'd. May be NULL: the timeline has no path states. */
 	int (*dm_status)(void *ctx, char **text);
+	/* Where there is no map (nvme-tcp): each path's state from its
+	 * controller's and its ANA state, into views[0..n). When set,
+	 * dm_status is not read. May be NULL. */
+	void (*path_states)(void *ctx, size_t n, struct sp_tl_path_view *views);
 	/* sp_fault_apply, sp_fault_flap_tick and sp_fault_restore on the
 	 * topology that is up; NULL when the run has no --fault. */
 	int (*fault_apply)(void *ctx, const struct sp_fault *f, char *err,

@@ -34,6 +34,7 @@ int sp_run_watch_init(struct sp_run_watch *w, const struct sp_run_plan *plan,
 	ret = sp_tl_init(&w->tl, devs, i + 1);
 	if (ret)
 		return ret;
+	w->tl.map_sums_paths = t->map_sums_paths;
 	w->sampling = 1;
 	return 0;
 }
@@ -48,14 +49,21 @@ static int64_t since_start_ms(const struct sp_run_watch *w, int64_t now)
 	return (now - w->fio_start_ns) / SP_NSEC_PER_MSEC;
 }
 
-/* The paths' states from the map's status; kept as they were when it
- * cannot be read (a status read is not worth stopping a case for). */
+/* The paths' states from the map's status (nvme-tcp: from sysfs, per
+ * path); kept as they were when it cannot be read (a status read is not
+ * worth stopping a case for). */
 static void read_states(struct sp_run_watch *w, const char *diskstats)
 {
 	struct sp_mpath_path mp[SP_TL_MAX_DEVS * 2];
 	char *text = NULL;
 	size_t n;
 
+	if (w->ops->path_states) {
+		n = w->t->n_paths < SP_TL_MAX_DEVS - 1 ? w->t->n_paths
+						       : SP_TL_MAX_DEVS - 1;
+		w->ops->path_states(w->ops->ctx, n, w->views);
+		return;
+	}
 	if (!w->ops->dm_status || w->ops->dm_status(w->ops->ctx, &text))
 		return;
 	if (!sp_mpath_status_parse(text, mp, sizeof(mp) / sizeof(mp[0]), &n))

@@ -311,6 +311,46 @@ static void plan_over_nvme_tcp(void **state)
 	assert_non_null(strstr(err, "an NVMe iopolicy"));
 }
 
+/* A path's ANA state: one write to its port's default group, which
+ * nvmet makes with the port; only the three states a fault sets. */
+static void ana_plan(void **state)
+{
+	struct sp_cfs_plan plan;
+	char err[512];
+
+	(void)state;
+	two_paths();
+	reset();
+	assert_int_equal(sp_nvmet_plan_ana(&st.paths[1], "inaccessible",
+					   &plan), 0);
+	assert_int_equal(plan.n, 1);
+	assert_int_equal(sp_nvmet_apply(&mock, &plan, err, sizeof(err)), 0);
+	assert_string_equal(calls, "write " CFS "/ports/20017/ana_groups/1/"
+			    "ana_state = inaccessible\n");
+	/* nothing to take back: the port's removal drops its groups */
+	reset();
+	assert_int_equal(sp_nvmet_undo(&mock, &plan, err, sizeof(err)), 0);
+	assert_string_equal(calls, "");
+	assert_int_equal(sp_nvmet_plan_ana(&st.paths[0], "optimized", &plan), 0);
+	assert_int_equal(sp_nvmet_plan_ana(&st.paths[0], "non-optimized",
+					   &plan), 0);
+	assert_int_equal(sp_nvmet_plan_ana(&st.paths[0], "change", &plan),
+			 -EINVAL);
+	assert_int_equal(sp_nvmet_plan_ana(&st.paths[0], "optimized\n../x",
+					   &plan), -EINVAL);
+	st.paths[0].ctl_port = 0;
+	assert_int_equal(sp_nvmet_plan_ana(&st.paths[0], "optimized", &plan),
+			 -EINVAL);
+	/* a write configfs refuses names the attribute */
+	reset();
+	fail_at = 0;
+	fail_ret = -EINVAL;
+	assert_int_equal(sp_nvmet_plan_ana(&st.paths[1], "optimized", &plan), 0);
+	assert_int_equal(sp_nvmet_apply(&mock, &plan, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "ana_groups/1/ana_state = optimized"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +362,7 @@ int main(void)
 		cmocka_unit_test(journal_records_round_trip),
 		cmocka_unit_test(journal_refuses_other_shapes),
 		cmocka_unit_test(plan_over_nvme_tcp),
+		cmocka_unit_test(ana_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

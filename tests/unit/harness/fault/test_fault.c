@@ -81,6 +81,16 @@ static void how_specific_words_and_their_defaults(void **state)
 	assert_int_equal(sp_fault_parse("path=a how=restore", &f, err,
 					sizeof(err)), 0);
 	assert_int_equal(f.how, SP_FAULT_RESTORE);
+	/* nvme-tcp's ANA state: inaccessible unless said */
+	assert_int_equal(sp_fault_parse("path=a how=ana", &f, err,
+					sizeof(err)), 0);
+	assert_int_equal(f.how, SP_FAULT_ANA);
+	assert_string_equal(f.ana_state, "inaccessible");
+	assert_int_equal(sp_fault_parse("path=a how=ana state=non-optimized "
+					"at=2s for=3s", &f, err, sizeof(err)),
+			 0);
+	assert_string_equal(f.ana_state, "non-optimized");
+	assert_int_equal(f.for_ns, 3 * S);
 }
 
 static void bad_words_are_refused_naming_them(void **state)
@@ -105,6 +115,11 @@ static void bad_words_are_refused_naming_them(void **state)
 		{ "path=p1 how=slow factor=1e9", "factor=1e9" },
 		{ "path=p1 how=flap period=10ms", "period=10ms" },
 		{ "path=p1 how=explode", "how=explode" },
+		{ "path=p1 how=ana state=change", "state=change" },
+		{ "path=p1 how=ana state=persistent-loss", "state=persistent" },
+		{ "path=p1 how=ana state=", "state= has no value" },
+		{ "path=p1 how=down state=inaccessible",
+		  "state= is for how=ana" },
 		{ "path=p1", "no how=" },
 		{ "how=hang", "no path=" },
 		{ "path=../../etc how=hang", "path=../../etc" },
@@ -156,6 +171,8 @@ static void format_parses_back_to_the_same_fault(void **state)
 		"path=b how=flap period=250ms for=10s",
 		"path=c how=slow factor=7.25",
 		"path=c how=restore",
+		"at=5s path=b how=ana state=inaccessible for=10s",
+		"path=b how=ana state=non-optimized",
 	};
 	struct sp_fault f, back;
 	char err[256], txt[256];

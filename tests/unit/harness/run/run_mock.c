@@ -228,6 +228,33 @@ static int m_dm_status(void *ctx, char **text)
 	return 0;
 }
 
+/* The same states as m_dm_status, as nvme-tcp's sysfs gives them:
+ * per path, no map status, no selector args. */
+static void m_path_states(void *ctx, size_t n, struct sp_tl_path_view *views)
+{
+	struct run_mock *m = ctx;
+	int64_t now = m->clock / MS;
+	size_t p;
+
+	for (p = 0; p < n && p < 2; p++) {
+		int failed = m->broken_since[p] >= 0 &&
+			     now >= m->broken_since[p] + 300 &&
+			     (m->fixed_at[p] < 0 || now < m->fixed_at[p] + 200);
+
+		views[p].state = failed ? 'F' : 'A';
+		views[p].n_sel = 0;
+	}
+}
+
+struct sp_run_ops run_mock_nvme_ops(struct run_mock *m)
+{
+	struct sp_run_ops ops = run_mock_fault_ops(m);
+
+	ops.dm_status = NULL;
+	ops.path_states = m_path_states;
+	return ops;
+}
+
 static int64_t since_fio_ms(const struct run_mock *m)
 {
 	return (m->clock - m->fio_t0) / MS;

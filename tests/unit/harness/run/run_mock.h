@@ -51,6 +51,9 @@ void run_mock_log(struct run_mock *m, const char *fmt, ...)
 struct sp_run_ops run_mock_ops(struct run_mock *m);
 /* those and dm_status, fault_apply, fault_flap, fault_restore */
 struct sp_run_ops run_mock_fault_ops(struct run_mock *m);
+/* run_mock_fault_ops with nvme-tcp's per-path states instead of a map
+ * status (the same failures, no selector args) */
+struct sp_run_ops run_mock_nvme_ops(struct run_mock *m);
 
 /* A fresh folder /tmp/NAME.XXXXXX (static storage), and its removal. */
 char *run_mock_tmpdir(const char *name);

@@ -332,6 +332,56 @@ static void verify_errors_recorded(void **state)
 	run_mock_rmtree(dir);
 }
 
+/* nvme-tcp: no map status, the paths' states from path_states, the
+ * map's row the paths' sum; failover and reinstate as with a map */
+static void nvme_path_states_time_a_failover(void **state)
+{
+	struct run_mock m;
+	struct sp_run_ops ops;
+	struct sp_run_target t;
+	struct sp_run_plan p;
+	struct sp_run_summary s;
+	struct sp_timeline tl;
+	struct sp_tl_fault_metrics fm[2];
+	char *dir = run_mock_tmpdir("test_run_watch"), *text;
+	size_t n, i;
+
+	(void)state;
+	run_mock_init_timed(&m, 3000);
+	ops = run_mock_nvme_ops(&m);
+	target_init(&t);
+	t.map_sums_paths = 1;
+	plan_init(&p);
+	p.n_sel = 1;
+	p.timeline = 1;
+	p.n_faults = 1;
+	p.faults[0] = fault("p2", SP_FAULT_ANA, 1000, 1000);
+	sp_log_set_hook(run_mock_quiet, NULL);
+	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
+	sp_log_set_hook(NULL, NULL);
+	assert_int_equal(s.done, 1);
+	text = read_case_file(dir, "t-randread-4k-qd1-st.timeline.tsv");
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\tana\tapplied\t"));
+	assert_non_null(strstr(text, "# dm-0: the paths' sum"));
+	assert_int_equal(sp_tl_parse_tsv(text, "tsv", &tl), 0);
+	free(text);
+	for (i = 0; i < tl.n; i++)
+		assert_int_equal(tl.s[i].n_sel, 0);
+	/* the map's row is the paths' sum */
+	for (i = 2; i < tl.n; i += 3)
+		assert_true(tl.s[i].ios == tl.s[i - 2].ios + tl.s[i - 1].ios);
+	sp_tl_fault_metrics(&tl, s.cases[0].faults.ev,
+			    s.cases[0].faults.n_events, fm, 2, &n);
+	assert_int_equal(n, 1);
+	assert_true(fm[0].failover_ms >= 300 && fm[0].failover_ms <= 500);
+	assert_true(fm[0].reinstate_ms >= 200 && fm[0].reinstate_ms <= 400);
+	sp_tl_free(&tl);
+	sp_run_summary_free(&s);
+	free(m.fio_json);
+	run_mock_rmtree(dir);
+}
+
 /* an errno fio does not go on after: it stopped at it, one error */
 static void uncounted_error_is_one(void **state)
 {
@@ -377,6 +427,7 @@ int main(void)
 		cmocka_unit_test(ctrl_c_and_errors_restore),
 		cmocka_unit_test(verify_errors_recorded),
 		cmocka_unit_test(uncounted_error_is_one),
+		cmocka_unit_test(nvme_path_states_time_a_failover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
