@@ -25,14 +25,15 @@ static int check_global_keys(struct sp_topo_parser *p)
 		return sp_topo_perr(p, "transport nvme-tcp with queue_mode = bio: "
 			    "the queue mode is dm-multipath's, native NVMe "
 			    "multipath has none");
-	/* nvmet has no delay store: its paths' delay is netem's, which
-	 * holds packets, not commands in a queue (docs/nvme.md) */
-	if (t->transport == SP_TRANSPORT_NVME_TCP && t->servers) {
+	/* nvmet has no delay store: a serial nvme-tcp path is netem's
+	 * rate, one transmitter per direction, which is one server
+	 * (docs/nvme.md, "Serial service") */
+	if (t->transport == SP_TRANSPORT_NVME_TCP && t->servers > 1) {
 		p->line = t->transport_line;
 		return sp_topo_perr(p, "transport nvme-tcp with servers = %u: "
-			    "serial service needs the tgt delay store, and "
-			    "nvme-tcp paths are delayed by netem only; set "
-			    "servers = 0", t->servers);
+			    "an nvme-tcp path serves through netem's rate, "
+			    "one command at a time; set servers = 1 or 0",
+			    t->servers);
 	}
 	if (t->selector.kind != SP_SEL_HST &&
 	    (t->selector.base_weight >= 0 ||
@@ -66,7 +67,16 @@ static int check_path_keys(struct sp_topo_parser *p, size_t i)
 		return sp_topo_perr(p, "path %zu: distribution paretonormal is "
 			    "netem's only; the tgt delay store knows "
 			    "uniform, normal and pareto", i + 1);
-	if (t->servers && path->mech != SP_MECH_BACKEND)
+	/* nvme-tcp's serial stage is a netem rate: a fixed time per byte,
+	 * no distribution to draw it from */
+	if (t->servers && t->transport == SP_TRANSPORT_NVME_TCP &&
+	    path->jitter.kind != SP_JITTER_NONE)
+		return sp_topo_perr(p, "path %zu: jitter with servers = %u on "
+			    "nvme-tcp: its serial service is netem's rate, "
+			    "the same time for every 4k I/O", i + 1,
+			    t->servers);
+	if (t->servers && path->mech != SP_MECH_BACKEND &&
+	    t->transport != SP_TRANSPORT_NVME_TCP)
 		return sp_topo_perr(p, "path %zu: servers = %u needs "
 			    "mechanism backend: only the tgt delay store "
 			    "serves commands in turn", i + 1, t->servers);

@@ -4,6 +4,7 @@
  * or a fresh netem). Both are journaled so status and a later `down`
  * see them. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/nvme_serial.h"
 
 #include "common/log.h"
 #include "common/strbuf.h"
@@ -278,6 +279,36 @@ static int backend_set(const struct sp_sys_ops *ops,
 				    errlen);
 }
 
+/* A serial nvme-tcp path: a rate on each end, reads' data leaving
+ * the target, writes' leaving the host (nvme_serial.h). */
+static int serial_apply(const struct sp_netem_ops *nops,
+			const struct sp_state_path *p, char *err,
+			size_t errlen)
+{
+	struct sp_netem_spec spec;
+	char msg[SP_NETEM_ERRLEN];
+	int end, ret = 0;
+
+	for (end = 0; end < 2 && !ret; end++) {
+		const char *ns = end ? NULL : p->netns;
+		const char *dev = end ? p->host_if : p->target_if;
+
+		ret = sp_nvme_serial_spec(p, end, &spec);
+		if (ret)
+			return sp_errf(err, errlen, ret, "path %s: service %lld "
+				       "ns has no netem rate: %s", p->label,
+				       (long long)p->service_ns,
+				       strerror(-ret));
+		ret = nops->set(nops->ctx, ns, dev, &spec, 0);
+		if (ret)
+			return sp_errf(err, errlen, -EIO, "path %s: netem rate "
+				       "on %s failed: %s", p->label, dev,
+				       sp_netem_strerror(ret, ns, dev, msg,
+							 sizeof(msg)));
+	}
+	return 0;
+}
+
 int sp_bringup_netem_apply(const struct sp_sys_ops *ops,
 			   const struct sp_state_path *p, char *err,
 			   size_t errlen)
@@ -287,7 +318,9 @@ int sp_bringup_netem_apply(const struct sp_sys_ops *ops,
 	char msg[SP_NETEM_ERRLEN];
 	int ret;
 
-	if (!p->netem_ns && !p->netem_jitter_ns) {
+	if (sp_nvme_serial_path(p)) {
+		return serial_apply(nops, p, err, errlen);
+	} else if (!p->netem_ns && !p->netem_jitter_ns) {
 		ret = nops->clear(nops->ctx, p->netns, p->target_if);
 		if (ret == -ENOENT)	/* none there is what we want */
 			ret = 0;
@@ -348,6 +381,13 @@ int sp_bringup_delay_set(const struct sp_sys_ops *ops, struct sp_state *st,
 			return sp_errf(err, errlen, -EINVAL, "path %s delays by "
 				     "netem, which cannot tell reads from "
 				     "writes", p->label);
+		/* a serial nvme-tcp path's delay is its service, netem's
+		 * rate, which the journal's delay line does not carry */
+		if (sp_nvme_serial_path(p))
+			return sp_errf(err, errlen, -EINVAL, "path %s serves "
+				       "through netem's rate (servers = 1 on "
+				       "nvme-tcp): its service is set at up, "
+				       "not by delay set", p->label);
 		next.netem_ns = read_ns;
 		break;
 	case SP_MECH_BOTH:

@@ -12,6 +12,7 @@
  * every controller of our subsystem by name, so `down` after a crash
  * needs no controller names from the journal. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/nvme_serial.h"
 #include "harness/bringup/nvmet.h"
 
 #include "common/log.h"
@@ -107,7 +108,8 @@ static int port_setup(struct nv *n, struct sp_state_path *p)
 		return sp_errf(n->err, n->errlen, ret, "path %s: nvmet port: no "
 			       "plan: %s", p->label, strerror(-ret));
 	ret = sp_nvmet_apply(n->ops->cfs, &plan, n->err, n->errlen);
-	if (ret || (!p->netem_ns && !p->netem_jitter_ns))
+	if (ret || (!p->netem_ns && !p->netem_jitter_ns &&
+		    !sp_nvme_serial_path(p)))
 		return ret;
 	/* nvmet has no delay store: the path's whole delay is the wire's */
 	ret = begin(n, SP_STEP_NETEM, p);

@@ -2,6 +2,7 @@
  * lives, decided before anything touches the system, and the parsers of
  * the tools' output that `up`, `down` and `status` read. */
 #include "harness/bringup/bringup.h"
+#include "harness/bringup/nvme_serial.h"
 #include "harness/bringup/nvmet.h"
 #include "common/machine.h"
 
@@ -138,9 +139,9 @@ static int store_io_override(int *io)
 }
 
 /* nvme-tcp: nvmet has no delay store, so every path's delay goes on
- * the wire (netem on the target's veth). A serial topology cannot be
- * had that way: refused, unless o->not_serial says to run its delays
- * as latency (docs/nvme.md). */
+ * the wire (netem on the path's veths). A serial topology's delay
+ * becomes each path's service through netem's rate (nvme_serial), or,
+ * with o->not_serial, plain latency (docs/nvme.md). */
 static int nvme_delays(struct sp_topo *t, const struct sp_up_opts *o,
 		       char *err, size_t errlen)
 {
@@ -148,20 +149,45 @@ static int nvme_delays(struct sp_topo *t, const struct sp_up_opts *o,
 
 	if (t->transport != SP_TRANSPORT_NVME_TCP)
 		return 0;
-	if (t->servers && !o->not_serial)
-		return sp_errf(err, errlen, -EINVAL, "%s: servers = %u (serial "
-			       "paths) cannot be had over nvme-tcp: nvmet has "
-			       "no delay store, netem delays packets, not "
-			       "commands in turn; add --not-serial to run its "
-			       "delays as latency (the paths are then not "
-			       "serial)", t->file, t->servers);
+	if (t->servers > 1 && !o->not_serial)
+		return sp_errf(err, errlen, -EINVAL, "%s: servers = %u over "
+			       "nvme-tcp: a path serves through netem's rate, "
+			       "one command at a time (servers = 1); add "
+			       "--not-serial to run its delays as latency",
+			       t->file, t->servers);
 	if (o->has_mech && o->mech != SP_MECH_NETEM)
 		return sp_errf(err, errlen, -EINVAL, "--mechanism %s: nvme-tcp "
 			       "paths are delayed by netem only",
 			       sp_mech_names[o->mech]);
-	t->servers = 0;
+	if (o->not_serial)
+		t->servers = 0;
 	for (i = 0; i < t->npaths; i++)
 		t->paths[i].mech = SP_MECH_NETEM;
+	return 0;
+}
+
+/* A serial nvme-tcp path: its delay is its service, one 4k I/O's
+ * transfer at netem's rate (nvme_serial.c), with no latency besides. */
+static int nvme_serial(const struct sp_topo *t,
+		       struct sp_topo_resolved_path *rp, char *err,
+		       size_t errlen)
+{
+	size_t i;
+
+	if (t->transport != SP_TRANSPORT_NVME_TCP || !t->servers)
+		return 0;
+	for (i = 0; i < t->npaths; i++) {
+		struct sp_topo_resolved_path *r = &rp[i];
+
+		if (r->netem_jitter_ns)
+			return sp_errf(err, errlen, -EINVAL, "path %s: jitter "
+				       "on a serial nvme-tcp path: its service "
+				       "is netem's rate, the same for every "
+				       "4k I/O; add --not-serial", r->label);
+		r->backend_service_ns = r->netem_delay_ns;
+		r->servers = 1;
+		r->netem_delay_ns = 0;
+	}
 	return 0;
 }
 
@@ -225,6 +251,8 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 	ret = nvme_delays(&t, o, err, errlen);
 	if (!ret)
 		ret = sp_topo_resolve(&t, o->unit_ns, rp, err, errlen);
+	if (!ret)
+		ret = nvme_serial(&t, rp, err, errlen);
 	if (!ret)
 		ret = add_serial_base(&t, o->serial_base_ns, rp, err, errlen);
 	if (!ret)
@@ -458,6 +486,11 @@ void sp_bringup_netem_spec(const struct sp_state_path *p,
 	spec->has = SP_NETEM_HAS_DELAY;
 	/* netem keeps whole microseconds */
 	spec->delay_ns = p->netem_ns / SP_NSEC_PER_USEC * SP_NSEC_PER_USEC;
+	/* a serial nvme-tcp path's target end also has its rate */
+	if (sp_nvme_serial_path(p) &&
+	    !sp_nvme_serial_rate(p->service_ns, SP_NVME_SERIAL_READ_WIRE,
+				 &spec->rate_bps))
+		spec->has |= SP_NETEM_HAS_RATE;
 	if (p->netem_jitter_ns <= 0)
 		return;
 	spec->jitter_ns = p->netem_jitter_ns / SP_NSEC_PER_USEC *

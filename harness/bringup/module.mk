@@ -12,6 +12,7 @@ LIB_SRCS += harness/bringup/state_parse.c harness/bringup/state_file.c \
 	    harness/bringup/state_nvme.c harness/bringup/bringup_nvme.c \
 	    harness/bringup/bringup_nvme_down.c \
 	    harness/bringup/nvmet_plan.c harness/bringup/nvmet_sys.c \
+	    harness/bringup/nvme_serial.c \
 	    harness/bringup/bringup_hst.c harness/bringup/calib.c \
 	    harness/bringup/bringup_do.c
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \

@@ -9,7 +9,7 @@ const struct sp_command sp_commands[] = {
 	{ "lab", cmd_lab, "the lab VM: start, stop, status; run a command or a shell in it" },
 	{ "doctor", cmd_doctor, "list which kernel pieces and programs are here" },
 	{ "reference", cmd_reference, "the published 2020 HST vs ST numbers and the unit fit" },
-	{ "reproduce", cmd_reproduce, "run the 2020 HST vs ST experiment again and score it" },
+	{ "reproduce", cmd_reproduce, "run a published experiment again (HST vs ST 2020, nvme-latency-2025) and score it" },
 	{ "topo", cmd_topo, "check, show and list path topologies" },
 	{ "netem", cmd_netem, "set, show or clear netem delay on an interface" },
 	{ "report", cmd_report, "render a saved run again: tables, ST vs HST, plots" },

@@ -33,4 +33,7 @@ int cmd_reproduce_bio(int argc, char **argv);
  * (its option table, bringup_cmd.c). */
 void sp_cli_up_defaults(struct sp_up_args *a);
 
+/* `slowpath reproduce nvme-latency-2025` (repro_nvme_cmd.c) */
+int sp_cmd_reproduce_nvme(int argc, char **argv);
+
 #endif

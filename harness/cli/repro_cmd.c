@@ -1,4 +1,5 @@
-/* `slowpath reproduce hst-vs-st-2020|hst-cover-2020`: the options;
+/* `slowpath reproduce hst-vs-st-2020|hst-cover-2020`: the options
+ * (nvme-latency-2025 is repro_nvme_cmd.c's);
  * the orchestration (each published topology up, its cases under ST
  * and HST, down, every measured spread beside the published one) is
  * harness/repro/repro_run.h's, through the same bring-up and run the
@@ -96,7 +97,8 @@ static void usage(FILE *out)
 	char help[2048];
 
 	sp_opt_help_argv(repro_table, help, sizeof(help));
-	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020|hst-bio-2022 "
+	fprintf(out, "usage: slowpath reproduce hst-vs-st-2020|hst-cover-2020|"
+		"hst-bio-2022|nvme-latency-2025 "
 		"[options]\n%s", help);
 }
 
@@ -129,7 +131,7 @@ static int parse_args(int argc, char **argv, struct repro_cli *cli, int *cover)
 			return SP_EXIT_OK;
 		}
 		sp_err("reproduce: name the experiment: hst-vs-st-2020, "
-		       "hst-cover-2020 or hst-bio-2022");
+		       "hst-cover-2020, hst-bio-2022 or nvme-latency-2025");
 		return SP_EXIT_USAGE;
 	}
 	if (sp_opt_parse_argv(repro_table, cli, argc, argv, 2, &next, err, sizeof(err))) {
@@ -283,6 +285,8 @@ int cmd_reproduce(int argc, char **argv)
 	struct sp_repro_real_ctx ctx = { 0 };
 	struct sp_repro_ops ops = sp_repro_real_ops;
 
+	if (argc >= 2 && !strcmp(argv[1], "nvme-latency-2025"))
+		return sp_cmd_reproduce_nvme(argc, argv);
 	ops.ctx = &ctx;
 	if (argc >= 2 && !strcmp(argv[1], "hst-bio-2022"))
 		return cmd_reproduce_bio(argc, argv);

@@ -62,16 +62,24 @@ static void bad_value_names_file_line_value(void **state)
 	assert_non_null(strstr(err, "t.ini:4:"));
 }
 
-/* serial service needs the tgt delay store, which nvme-tcp lacks */
-static void serial_nvme_refused_at_its_line(void **state)
+/* nvme-tcp serves one command at a time through netem's rate: servers
+ * = 1 is taken, more are refused at the transport line, and so is a
+ * jitter (a rate has no distribution) */
+static void serial_nvme_one_server(void **state)
 {
 	char err[SP_TOPO_ERRLEN];
 
 	(void)state;
 	assert_int_equal(parse("[topology]\nservers = 1\ntransport = nvme-tcp\n"
+			       PATH, err, sizeof(err)), 0);
+	assert_int_equal(parse("[topology]\nservers = 2\ntransport = nvme-tcp\n"
 			       PATH, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "t.ini:3: transport nvme-tcp with "
-				    "servers = 1"));
+				    "servers = 2"));
+	assert_int_equal(parse("[topology]\nservers = 1\ntransport = nvme-tcp\n"
+			       "[path a]\ndelay = 1ms\njitter = 100us\n",
+			       err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "jitter with servers = 1 on nvme-tcp"));
 }
 
 static void transport_names(void **state)
@@ -93,7 +101,7 @@ int main(void)
 		cmocka_unit_test(default_is_iscsi),
 		cmocka_unit_test(both_values),
 		cmocka_unit_test(bad_value_names_file_line_value),
-		cmocka_unit_test(serial_nvme_refused_at_its_line),
+		cmocka_unit_test(serial_nvme_one_server),
 		cmocka_unit_test(transport_names),
 	};
 
