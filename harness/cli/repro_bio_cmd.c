@@ -76,7 +76,7 @@ static int parse(int argc, char **argv, struct bio_cli *cli)
 	return -1;
 }
 
-int cmd_reproduce_bio(int argc, char **argv)
+int sp_cmd_reproduce_bio(int argc, char **argv)
 {
 	struct bio_cli cli = { 0 };
 	struct sp_bio_table pub;

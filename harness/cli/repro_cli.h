@@ -27,7 +27,7 @@ struct sp_repro_real_ctx {
 
 /* `slowpath reproduce hst-bio-2022` (repro_bio_cmd.c): argv as
  * cmd_reproduce's, argv[1] the experiment. An sp_exit code. */
-int cmd_reproduce_bio(int argc, char **argv);
+int sp_cmd_reproduce_bio(int argc, char **argv);
 
 /* up's defaults, as `slowpath up TOPOLOGY` with no option has them
  * (its option table, bringup_cmd.c). */

@@ -289,7 +289,7 @@ int cmd_reproduce(int argc, char **argv)
 		return sp_cmd_reproduce_nvme(argc, argv);
 	ops.ctx = &ctx;
 	if (argc >= 2 && !strcmp(argv[1], "hst-bio-2022"))
-		return cmd_reproduce_bio(argc, argv);
+		return sp_cmd_reproduce_bio(argc, argv);
 	ret = parse_args(argc, argv, &cli, &cover);
 	if (ret < 0)
 		ret = check_args(&cli, &plan, &unit_ns, &scaled, &fixed_k);

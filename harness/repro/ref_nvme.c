@@ -4,6 +4,7 @@
 #include "common/file.h"
 #include "common/log.h"
 #include "common/strbuf.h"
+#include "dm/selector.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const pol_names[SP_NVREF_NPOL] = {
-	"numa", "round-robin", "queue-depth", "adaptive",
+/* the kernel's names are dm/selector.c's; adaptive is no kernel's yet */
+static const enum sp_selector pol_kinds[SP_NVREF_ADAPTIVE] = {
+	SP_SEL_NUMA, SP_SEL_NRR, SP_SEL_QD,
 };
 static const char *const pol_short[SP_NVREF_NPOL] = {
 	"numa", "rr", "qd", "adaptive",
@@ -21,7 +23,10 @@ static const char *const rw_names[SP_NVREF_NRW] = { "read", "write", "rw" };
 
 const char *sp_nvref_pol_name(enum sp_nvref_pol p)
 {
-	return (unsigned)p < SP_NVREF_NPOL ? pol_names[p] : "?";
+	if ((unsigned)p >= SP_NVREF_NPOL)
+		return "?";
+	return p == SP_NVREF_ADAPTIVE ? "adaptive" :
+	       sp_selector_kernel_name(pol_kinds[p]);
 }
 
 int sp_nvref_pol_parse(const char *name)
@@ -29,7 +34,8 @@ int sp_nvref_pol_parse(const char *name)
 	int i;
 
 	for (i = 0; i < SP_NVREF_NPOL; i++)
-		if (!strcmp(name, pol_names[i]) || !strcmp(name, pol_short[i]))
+		if (!strcmp(name, sp_nvref_pol_name((enum sp_nvref_pol)i)) ||
+		    !strcmp(name, pol_short[i]))
 			return i;
 	/* dm/selector.c's short name of NVMe's round-robin */
 	return strcmp(name, "nvme-rr") ? -EINVAL : SP_NVREF_RR;
@@ -194,7 +200,7 @@ static void table_lines(struct sp_strbuf *o, const struct sp_nvref_table *t)
 
 	sp_strbuf_printf(o, "%-6s", "rw");
 	for (p = 0; p < SP_NVREF_NPOL; p++)
-		sp_strbuf_printf(o, " %12s", pol_names[p]);
+		sp_strbuf_printf(o, " %12s", sp_nvref_pol_name((enum sp_nvref_pol)p));
 	sp_strbuf_printf(o, "\n");
 	for (r = 0; r < SP_NVREF_NRW; r++) {
 		sp_strbuf_printf(o, "%-6s", rw_names[r]);
