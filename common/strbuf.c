@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void sp_strbuf_printf(struct sp_strbuf *sb, const char *fmt, ...)
 {
@@ -50,4 +51,22 @@ int sp_snprintf(char *buf, size_t len, const char *fmt, ...)
 	ret = sp_vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	return ret;
+}
+
+int sp_text_data_line(const char **text, int *lineno, char *buf, size_t len)
+{
+	while (*text && **text) {
+		const char *line = *text, *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+
+		(*lineno)++;
+		*text = nl ? nl + 1 : NULL;
+		if (n >= len)
+			return -E2BIG;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		if (buf[0] && buf[0] != '#')
+			return 1;
+	}
+	return 0;
 }

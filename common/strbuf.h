@@ -30,4 +30,11 @@ int sp_snprintf(char *buf, size_t len, const char *fmt, ...)
 int sp_errf(char *err, size_t errlen, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The next line of a table's text that holds data (not empty, not a
+ * '#' comment) into buf, *text moved past it and *lineno counting every
+ * line: 1; 0 at the end. Lines are copied whole or not at all (a
+ * published table is short; a line that does not fit is damaged input,
+ * never cut and read as a shorter one): -E2BIG, *lineno naming it. */
+int sp_text_data_line(const char **text, int *lineno, char *buf, size_t len);
+
 #endif

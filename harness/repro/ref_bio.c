@@ -3,6 +3,7 @@
 
 #include "common/file.h"
 #include "common/log.h"
+#include "common/strbuf.h"
 #include "harness/measure/shares.h"
 
 #include <errno.h>
@@ -44,22 +45,11 @@ static int parse_row(const char *buf, struct sp_bio_table *t)
 int sp_bio_parse(const char *text, const char *origin, struct sp_bio_table *t)
 {
 	const char *line = text;
-	int lineno = 0, header = 0;
+	char buf[256];
+	int lineno = 0, header = 0, got;
 
 	memset(t, 0, sizeof(*t));
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		char buf[256];
-
-		lineno++;
-		if (len >= sizeof(buf))
-			len = sizeof(buf) - 1;
-		memcpy(buf, line, len);
-		buf[len] = '\0';
-		line = nl ? nl + 1 : NULL;
-		if (!buf[0] || buf[0] == '#')
-			continue;
+	while ((got = sp_text_data_line(&line, &lineno, buf, sizeof(buf))) > 0) {
 		if (!header++ && !strncmp(buf, "path\t", 5))
 			continue;
 		if (parse_row(buf, t)) {
@@ -69,6 +59,12 @@ int sp_bio_parse(const char *text, const char *origin, struct sp_bio_table *t)
 			memset(t, 0, sizeof(*t));
 			return -EINVAL;
 		}
+	}
+	if (got < 0) {
+		sp_err("%s:%d: a line over %zu characters", origin, lineno,
+		       sizeof(buf) - 1);
+		memset(t, 0, sizeof(*t));
+		return -EINVAL;
 	}
 	if (t->n_paths != SP_BIO_N_PATHS) {
 		sp_err("%s: %zu paths, the published table has %d", origin,

@@ -3,6 +3,7 @@
 
 #include "common/file.h"
 #include "common/log.h"
+#include "common/strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -57,28 +58,19 @@ int sp_cover_parse(const char *text, const char *origin,
 {
 	struct sp_ref_case *cases = calloc(MAX_ROWS, sizeof(*cases));
 	const char *line = text;
-	int lineno = 0, header = 0;
+	char buf[256];
+	int lineno = 0, header = 0, got;
 	size_t n = 0, t;
 
 	if (!cases)
 		return -ENOMEM;
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		char buf[256], topo[32], rw[16], sel[16];
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+	while ((got = sp_text_data_line(&line, &lineno, buf, sizeof(buf))) > 0) {
+		char topo[32], rw[16], sel[16];
 		const struct sp_ref_topology *tp;
 		struct sp_ref_case *c;
 		double s;
 		int qd, r, k, end = 0;
 
-		lineno++;
-		if (len >= sizeof(buf))
-			len = sizeof(buf) - 1;
-		memcpy(buf, line, len);
-		buf[len] = '\0';
-		line = nl ? nl + 1 : NULL;
-		if (!buf[0] || buf[0] == '#')
-			continue;
 		if (!header) {
 			header = 1;
 			if (!strncmp(buf, "topology\t", 9))
@@ -111,6 +103,11 @@ int sp_cover_parse(const char *text, const char *origin,
 			       topo);
 			goto bad;
 		}
+	}
+	if (got < 0) {
+		sp_err("%s:%d: a line over %zu characters", origin, lineno,
+		       sizeof(buf) - 1);
+		goto bad;
 	}
 	if (!n) {
 		sp_err("%s: no rows", origin);

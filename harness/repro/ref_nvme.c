@@ -87,23 +87,13 @@ int sp_nvref_parse(const char *text, const char *origin,
 		   struct sp_nvref_table *t)
 {
 	const char *line = text;
-	int lineno = 0, rows = 0, seen = 0;
+	char buf[128];
+	int lineno = 0, rows = 0, seen = 0, got;
 
 	sp_nvref_init(t);
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		char buf[128];
+	while ((got = sp_text_data_line(&line, &lineno, buf, sizeof(buf))) > 0) {
 		int ret;
 
-		lineno++;
-		if (len >= sizeof(buf))
-			len = sizeof(buf) - 1;
-		memcpy(buf, line, len);
-		buf[len] = '\0';
-		line = nl ? nl + 1 : NULL;
-		if (!buf[0] || buf[0] == '#')
-			continue;
 		ret = parse_row(buf, !seen++, t);
 		if (ret < 0) {
 			sp_err("%s:%d: want POLICY (numa, round-robin, "
@@ -113,6 +103,12 @@ int sp_nvref_parse(const char *text, const char *origin,
 			return -EINVAL;
 		}
 		rows += !ret;
+	}
+	if (got < 0) {
+		sp_err("%s:%d: a line over %zu characters", origin, lineno,
+		       sizeof(buf) - 1);
+		sp_nvref_init(t);
+		return -EINVAL;
 	}
 	if (!rows) {
 		sp_err("%s: no rows", origin);

@@ -63,6 +63,21 @@ static void bad_rows_name_their_line(void **state)
 			 -EINVAL);
 }
 
+/* A line longer than the parser's buffer is refused, never cut to a
+ * shorter one that parses (before: 0.2 and 290 zeros read as 0.2). */
+static void a_line_too_long_is_refused(void **state)
+{
+	struct sp_reference ref;
+	char text[400];
+
+	(void)state;
+	snprintf(text, sizeof(text), "skew4\trandwrite\t1\tST\t0.2%0290d\n", 0);
+	assert_int_equal(sp_cover_parse(text, "x.tsv", &topos, &ref), -EINVAL);
+	snprintf(text, sizeof(text), "skew4\trandwrite\t1\tST\t0.2%010d\n", 0);
+	assert_int_equal(sp_cover_parse(text, "x.tsv", &topos, &ref), 0);
+	sp_ref_free(&ref);
+}
+
 /* A measured case with these per-path writes. */
 static void measured(struct sp_case_result *m, const char *sel, int qd,
 		     const uint64_t *w)
@@ -114,6 +129,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_data_file_loads),
 		cmocka_unit_test(bad_rows_name_their_line),
+		cmocka_unit_test(a_line_too_long_is_refused),
 		cmocka_unit_test(scored_as_the_2020_tables),
 	};
 
