@@ -11,6 +11,7 @@
 #include "common/units.h"
 #include "harness/repro/repro_do.h"
 #include "harness/repro/repro_fit.h"
+#include "harness/repro/repro_run.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -111,7 +112,7 @@ static int write_builds(const struct sp_boots_auto *a, const char *stock_dir,
 	if (!ret && snprintf(path, sizeof(path), "%s/builds.md", a->out) >=
 		    (int)sizeof(path))
 		ret = -ENAMETOOLONG;
-	if (!ret && !(md = sp_outdir_fopen(path)))
+	if (!ret && !(md = sp_repro_fopen_new(path)))
 		ret = -errno;
 	if (!ret)
 		ret = sp_repro_builds_write(md, a->ref, a->plan, stock, n_stock,

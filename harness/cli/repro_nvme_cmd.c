@@ -11,6 +11,7 @@
 #include "harness/measure/case_result.h"
 #include "harness/repro/ref_nvme.h"
 #include "harness/repro/repro_do.h"
+#include "harness/repro/repro_run.h"
 #include "topologies/topo.h"
 
 #include <errno.h>
@@ -176,7 +177,8 @@ static int write_score(const char *out, const char *text)
 	if ((size_t)snprintf(path, sizeof(path), "%s/score.txt", out) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
-	f = fopen(path, "w");
+	/* a new file, never over one there or through a link */
+	f = sp_repro_fopen_new(path);
 	if (!f || fputs(text, f) < 0) {
 		if (f)
 			fclose(f);
