@@ -86,6 +86,21 @@ static int has_prefix_arg(int argc, char **argv, const char *prefix)
 	return 0;
 }
 
+/* --jobs N or --jobs=N with N not 0: the command boots its guests
+ * itself; --jobs 0 asks for none, so it goes where the command would */
+static int jobs_given(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--jobs"))
+			return i + 1 >= argc || strcmp(argv[i + 1], "0");
+		if (!strncmp(argv[i], "--jobs=", 7))
+			return strcmp(argv[i] + 7, "0") != 0;
+	}
+	return 0;
+}
+
 int sp_lab_run_trusted(const struct sp_lab_run *r, const char *who)
 {
 	char err[SP_OUTDIR_ERRLEN];
@@ -301,7 +316,7 @@ static int runs_here(const struct forwarded *f, int argc, char **argv,
 	/* run and reproduce --jobs boot their exact-time guests from here
 	 * themselves */
 	if ((!strcmp(f->name, "reproduce") || !strcmp(f->name, "run")) &&
-	    (has_arg(argc, argv, "--jobs") || has_prefix_arg(argc, argv, "--jobs=")))
+	    jobs_given(argc, argv))
 		return 1;
 	/* run --kernels boots a lab per kernel from here itself */
 	if (!strcmp(f->name, "run") && (has_arg(argc, argv, "--kernels") ||
@@ -379,6 +394,10 @@ int sp_lab_forward(int argc, char **argv, const struct sp_lab_forward_ops *ops,
 	}
 	switch (sp_lab_probe(&r, &info)) {
 	case SP_LAB_NONE:
+		if (ops->boots_own && !has_arg(argc, argv, "--jobs") &&
+		    !has_prefix_arg(argc, argv, "--jobs=") &&
+		    ops->boots_own(argc, argv))
+			return 0;
 		*code = no_lab(f, argc, argv, ops);
 		return 1;
 	case SP_LAB_DEAD:

@@ -114,6 +114,11 @@ struct sp_lab_forward_ops {
 	/* runs the command only to check its arguments (no lab, no kernel
 	 * stack): its exit code; NULL: none checks */
 	int (*check_args)(int argc, char **argv);
+	/* 1 when the command, given no --jobs, boots exact-time guests of
+	 * its own (run --topology, reproduce of the 2020 tables: --jobs
+	 * defaults to the number of cores there), so with no lab started
+	 * it runs here; NULL: none does */
+	int (*boots_own)(int argc, char **argv);
 };
 /* Before a command runs: when it needs the kernel stack, this host
  * lacks it and we are not the guest, runs it in the running lab (or

@@ -93,6 +93,8 @@ int sp_initiator_format(const struct sp_initiator *in, char *buf,
 /* One "key=value" of sp_initiator_format's into *in; -EINVAL. */
 int sp_initiator_parse_kv(struct sp_initiator *in, const char *kv);
 
+#define SP_TOPO_INLINE_MAX (1024 * 1024)
+
 struct sp_topo {
 	char name[64];
 	char file[256];
@@ -105,6 +107,12 @@ struct sp_topo {
 	enum sp_transport transport;	/* iscsi unless the file says */
 	int transport_line;		/* where it said so; 0: default */
 	uint64_t size_bytes;
+	/* nvme-tcp: nvmet's in-capsule write data, bytes (0: nvmet-tcp's
+	 * default). A write past it is sent only after the target's R2T,
+	 * one more round trip; on exact time fio resubmits a window of
+	 * completions at once and the block layer merges them past 16k. */
+	uint64_t inline_data_bytes;
+	int inline_data_line;
 	char backing_file[256];		/* "" lets `up` choose */
 	struct sp_dm_selector selector;
 	struct sp_initiator init;

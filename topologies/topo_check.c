@@ -25,6 +25,11 @@ static int check_global_keys(struct sp_topo_parser *p)
 		return sp_topo_perr(p, "transport nvme-tcp with queue_mode = bio: "
 			    "the queue mode is dm-multipath's, native NVMe "
 			    "multipath has none");
+	if (t->inline_data_bytes && t->transport != SP_TRANSPORT_NVME_TCP) {
+		p->line = t->inline_data_line;
+		return sp_topo_perr(p, "inline_data is nvmet-tcp's in-capsule "
+			    "data: for transport nvme-tcp only");
+	}
 	/* nvmet has no delay store: a serial nvme-tcp path is netem's
 	 * rate, one transmitter per direction, which is one server
 	 * (docs/nvme.md, "Serial service") */

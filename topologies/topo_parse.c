@@ -44,7 +44,7 @@ struct global_raw {
 	int64_t replacement_timeout, noop_out_interval, noop_out_timeout;
 	int64_t unit_ns, lab_unit_ns, base_weight, threshold_multiplier;
 	int64_t path_prefix, servers;
-	uint64_t size_bytes;
+	uint64_t size_bytes, inline_data;
 	int selector, mechanism, distribution, transport, queue_mode;
 };
 
@@ -62,6 +62,8 @@ static const struct sp_opt global_opts[] = {
 	  .offset = G(servers),
 	  .help = "0: a path's delay is pure latency; N: its service, N commands at a time" },
 	{ .name = "size", .type = SP_OPT_SIZE, .offset = G(size_bytes) },
+	{ .name = "inline_data", .type = SP_OPT_SIZE, .offset = G(inline_data),
+	  .help = "nvme-tcp: the most write data a command carries in its capsule (nvmet's param_inline_data_size; default nvmet-tcp's 16k); a bigger write waits a round trip for the target's R2T" },
 	{ .name = "backing_file", .type = SP_OPT_STR, .offset = G(backing_file) },
 	{ .name = "selector", .type = SP_OPT_ENUM, .choices = sp_selector_short_names,
 	  .offset = G(selector) },
@@ -259,6 +261,14 @@ static int topology_key(struct sp_topo_parser *p, struct global_raw *g,
 	else if (!strcmp(key, "lab_unit")) t->lab_unit_ns = g->lab_unit_ns;
 	else if (!strcmp(key, "size")) t->size_bytes = g->size_bytes;
 	else if (!strcmp(key, "servers")) t->servers = (unsigned int)g->servers;
+	else if (!strcmp(key, "inline_data")) {
+		if (g->inline_data < 4096 || g->inline_data > SP_TOPO_INLINE_MAX)
+			return sp_topo_perr(p, "inline_data '%s': want 4k to 1M "
+					    "(leave the key out for nvmet-tcp's "
+					    "own 16k)", value);
+		t->inline_data_bytes = g->inline_data;
+		t->inline_data_line = p->line;
+	}
 	else if (!strcmp(key, "transport")) {
 		t->transport = (enum sp_transport)g->transport;
 		t->transport_line = p->line;

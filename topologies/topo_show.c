@@ -78,6 +78,9 @@ int sp_topo_show(FILE *out, const struct sp_topo *t, int64_t unit_ns, int lab)
 	       size_text(t->size_bytes, sz, sizeof(sz)),
 	       sp_topo_fmt_addr(t->plan_addr, addr, sizeof(addr)),
 	       t->plan_len);
+	if (t->inline_data_bytes)
+		fprintf(out, "nvmet in-capsule write data %s (inline_data)\n",
+			size_text(t->inline_data_bytes, sz, sizeof(sz)));
 	if (t->backing_file[0])
 		fprintf(out, "backing file %s\n", t->backing_file);
 	fprintf(out, "%-4s %-12s %-7s %9s %9s %8s %-12s %11s %9s %-17s %-15s\n",

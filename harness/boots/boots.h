@@ -20,6 +20,15 @@ struct sp_repro_opts;
  * An exit code. */
 int sp_boots_run_kernels(const struct sp_run_cli *cli, int argc, char **argv);
 
+/* What --jobs is when not given, on a host without the kernel stack
+ * and no lab started: the number of cores (UML is one CPU a guest), at
+ * most SP_BOOTS_MAX_JOBS; 1 when the count cannot be had. */
+#define SP_BOOTS_MAX_JOBS 8
+/* 0 when a uml lab is prepared for --jobs, else SP_EXIT_ENV said for
+ * who ("run", "reproduce"). */
+int sp_boots_uml_ready(const char *who);
+int sp_boots_default_jobs(void);
+
 /* slowpath run --jobs N --topology T (boots_jobs.c): the cases dealt to
  * N exact-time lab guests side by side, merged into one result
  * directory. Arguments as above. An exit code. */

@@ -179,7 +179,6 @@ static int finish_jobs(const char *out, struct job *jobs, size_t n, int failed,
  * lab, the host, root. 0 or an exit code, said. */
 static int jobs_refused(const struct sp_run_cli *cli, struct axis *axis)
 {
-	enum sp_lab_engine engine;
 	int rc;
 
 	rc = sp_run_boot_refuse(cli, "--jobs");
@@ -199,16 +198,36 @@ static int jobs_refused(const struct sp_run_cli *cli, struct axis *axis)
 		sp_err("run: --jobs starts lab guests: run it on the host");
 		return SP_EXIT_USAGE;
 	}
-	if (sp_lab_pick_engine(&sp_lab_engines, NULL, NULL, &engine) || engine != SP_LAB_ENGINE_UML) {
-		sp_err("run: --jobs runs exact-time (uml) guests, and none is "
-		       "prepared here ('make lab' builds it)");
-		return SP_EXIT_ENV;
-	}
+	rc = sp_boots_uml_ready("run");
+	if (rc)
+		return rc;
 	if (geteuid() != 0) {
 		sp_err("run: --jobs boots the lab, which needs root");
 		return SP_EXIT_ENV;
 	}
 	return 0;
+}
+
+int sp_boots_uml_ready(const char *who)
+{
+	enum sp_lab_engine engine;
+
+	if (sp_lab_pick_engine(&sp_lab_engines, NULL, NULL, &engine) ||
+	    engine != SP_LAB_ENGINE_UML) {
+		sp_err("%s: --jobs runs exact-time (uml) guests, and none is "
+		       "prepared here ('make lab' builds it)", who);
+		return SP_EXIT_ENV;
+	}
+	return 0;
+}
+
+int sp_boots_default_jobs(void)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cores < 1)
+		return 1;
+	return cores > SP_BOOTS_MAX_JOBS ? SP_BOOTS_MAX_JOBS : (int)cores;
 }
 
 int sp_boots_run_jobs(const struct sp_run_cli *cli, int argc, char **argv)

@@ -290,6 +290,7 @@ int sp_bringup_plan(const struct sp_topo *topo, const struct sp_up_opts *o,
 			     strpbrk(st->backing, " \t\n") ? st->backing
 							    : st->topo_file);
 	st->transport = t.transport;
+	st->inline_data = t.inline_data_bytes;
 	if (t.transport == SP_TRANSPORT_NVME_TCP &&
 	    sp_snprintf(st->nqn, sizeof(st->nqn), "%s%s-%s", SP_UP_NQN_PREFIX,
 			safe, o->tag))

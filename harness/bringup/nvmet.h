@@ -59,8 +59,9 @@ extern const struct sp_cfs_ops sp_cfs_real;
  * st->loop_dev, enabled. -EINVAL for an NQN or device of the wrong
  * shape, -ENOSPC when a path does not fit. */
 int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan);
-/* Path p's port: id p->ctl_port, tcp, ipv4, p->target_ip, 4420, the
- * subsystem linked in from p->netns. */
+/* Path p's port: id p->ctl_port, tcp, ipv4, p->target_ip, 4420,
+ * st->inline_data as its in-capsule data when set, the subsystem
+ * linked in from p->netns. */
 int sp_nvmet_plan_port(const struct sp_state *st,
 		       const struct sp_state_path *p, struct sp_cfs_plan *plan);
 

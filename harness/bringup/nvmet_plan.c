@@ -72,7 +72,7 @@ int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan)
 int sp_nvmet_plan_port(const struct sp_state *st,
 		       const struct sp_state_path *p, struct sp_cfs_plan *plan)
 {
-	char port[320], svc[16];
+	char port[320], svc[16], inl[24];
 	struct sp_cfs_step *s;
 	int ret = 0;
 
@@ -89,6 +89,13 @@ int sp_nvmet_plan_port(const struct sp_state *st,
 	write_step(plan, &ret, port, "addr_adrfam", "ipv4", NULL);
 	write_step(plan, &ret, port, "addr_traddr", p->target_ip, NULL);
 	write_step(plan, &ret, port, "addr_trsvcid", svc, NULL);
+	/* before the link below enables the port: nvmet refuses it after */
+	if (st->inline_data) {
+		snprintf(inl, sizeof(inl), "%llu",
+			 (unsigned long long)st->inline_data);
+		write_step(plan, &ret, port, "param_inline_data_size", inl,
+			   NULL);
+	}
 	s = add(plan, SP_CFS_SYMLINK, &ret);
 	if (s && (sp_snprintf(s->path, sizeof(s->path), "%s/subsystems/%s",
 			      port, st->nqn) ||

@@ -146,6 +146,7 @@ struct sp_state {
 	enum sp_transport transport;
 	char nqn[224];
 	char loop_dev[32];		/* "" until losetup said */
+	uint64_t inline_data;		/* the ports' (0: nvmet-tcp's own) */
 	int has_head;
 	char subsys[32], head[32];	/* nvme-subsys0, nvme0n1 */
 	unsigned int head_major, head_minor;

@@ -1,8 +1,48 @@
 #include "harness/cli/commands.h"
 
+#include "common/log.h"
+#include "common/machine.h"
+#include "harness/boots/boots.h"
+
 #include <stddef.h>
+#include <string.h>
 
 int sp_cli_args_only;
+
+int sp_cli_default_jobs(const char *who)
+{
+	int n;
+
+	if (sp_machine_in_lab() || sp_cli_native_ok())
+		return 0;
+	n = sp_boots_default_jobs();
+	sp_info("%s: --jobs %d, the cores here: exact-time guests side by "
+		"side (--jobs N says otherwise)", who, n);
+	return n;
+}
+
+static int word_given(int argc, char **argv, const char *opt)
+{
+	size_t n = strlen(opt);
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], opt) ||
+		    (!strncmp(argv[i], opt, n) && argv[i][n] == '='))
+			return 1;
+	return 0;
+}
+
+int sp_cli_boots_own(int argc, char **argv)
+{
+	if (!strcmp(argv[0], "run"))
+		return word_given(argc, argv, "--topology") &&
+		       !word_given(argc, argv, "--kernels");
+	return !strcmp(argv[0], "reproduce") && argc > 1 &&
+	       (!strcmp(argv[1], "hst-vs-st-2020") ||
+		!strcmp(argv[1], "hst-cover-2020")) &&
+	       !word_given(argc, argv, "--report-only");
+}
 
 const struct sp_command sp_commands[] = {
 	{ "probe", cmd_probe, "measure an iSCSI LUN from userspace (libiscsi)" },

@@ -36,5 +36,13 @@ extern int sp_cli_args_only;
 
 /* 1 when `slowpath doctor --native` would say yes. */
 int sp_cli_native_ok(void);
+/* --jobs when not given: 0 in the lab or on a host with the kernel
+ * stack, else the number of cores (sp_boots_default_jobs), said for
+ * who. */
+int sp_cli_default_jobs(const char *who);
+/* The lab forwarding's boots_own (lab/lab_life.h): run --topology
+ * (not --kernels) and reproduce hst-vs-st-2020 / hst-cover-2020 (not
+ * --report-only) boot their own guests when --jobs is not given. */
+int sp_cli_boots_own(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@
 #include "common/opttab.h"
 #include "common/units.h"
 #include "harness/boots/boots.h"
+#include "harness/cli/commands.h"
 #include "harness/cli/repro_cli.h"
 #include "harness/repro/reference.h"
 #include "harness/repro/repro_plan.h"
@@ -68,10 +69,12 @@ static const struct sp_opt repro_table[] = {
 	{ .name = "data", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, data),
 	  .help = "the published tables" },
-	{ .name = "jobs", .type = SP_OPT_INT, .def = "0", .min = 0, .max = 8,
+	{ .name = "jobs", .type = SP_OPT_INT, .def = "-1", .min = -1, .max = 8,
 	  .offset = offsetof(struct repro_cli, jobs),
 	  .help = "on a host without the kernel stack: N exact-time (uml) "
-	  "guests side by side, each its share of the points; 0: none" },
+	  "guests side by side, each its share of the points; 0: none "
+	  "(default there, with no lab started: the number of cores, at "
+	  "most 8)" },
 	{ .name = "hst", .type = SP_OPT_STR,
 	  .offset = offsetof(struct repro_cli, hst),
 	  .help = "HST's build: stock, 5.8[:SKEW] (HST as merged for 5.8, "
@@ -291,6 +294,8 @@ int cmd_reproduce(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "hst-bio-2022"))
 		return sp_cmd_reproduce_bio(argc, argv);
 	ret = parse_args(argc, argv, &cli, &cover);
+	if (ret < 0 && cli.jobs < 0)	/* not given: sp_cli_boots_own's case */
+		cli.jobs = cli.report_only ? 0 : sp_cli_default_jobs("reproduce");
 	if (ret < 0)
 		ret = check_args(&cli, &plan, &unit_ns, &scaled, &fixed_k);
 	if (ret >= 0)
@@ -301,6 +306,9 @@ int cmd_reproduce(int argc, char **argv)
 	repro_opts(&cli, cover, &o);
 	ctx.hst = cli.hst;
 	ret = check_ios(&cli, &o);
+	if (ret < 0 && cli.jobs && !cli.report_only && !sp_machine_in_lab() &&
+	    sp_boots_uml_ready("reproduce"))
+		ret = SP_EXIT_ENV;
 	if (ret < 0)
 		ret = sp_repro_pick_out(cli.out, cli.report_only, out, sizeof(out));
 	if (!ret && cli.report_only) {

@@ -125,6 +125,9 @@ int cmd_run(int argc, char **argv)
 		sp_err("run: unexpected argument '%s' (see --help)", argv[next]);
 		return SP_EXIT_USAGE;
 	}
+	if (cli.jobs < 0)	/* not given: sp_cli_boots_own's case */
+		cli.jobs = cli.topology && !cli.kernels ? sp_cli_default_jobs("run")
+							: 0;
 	if (cli.jobs)
 		return sp_boots_run_jobs(&cli, argc, argv);
 	if (cli.kernels)

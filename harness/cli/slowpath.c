@@ -37,6 +37,7 @@ static int check_args(int argc, char **argv)
 static const struct sp_lab_forward_ops forward_ops = {
 	.native_ok = sp_cli_native_ok,
 	.check_args = check_args,
+	.boots_own = sp_cli_boots_own,
 };
 
 int main(int argc, char **argv)

@@ -50,10 +50,12 @@ const struct sp_opt sp_run_cli_table[] = {
 	  "each, the same cases, reported side by side (no --fault, "
 	  "--timeline or --verify)" },
 	{ .name = "jobs", .type = SP_OPT_INT, .offset = C(jobs),
-	  .def = "0", .min = 0, .max = 8,
+	  .def = "-1", .min = -1, .max = 8,
 	  .help = "N exact-time (uml) lab guests side by side, one CPU each, "
 	  "the matrix's longest list dealt among them (0: none; no "
-	  "--fault, --timeline or --verify)" },
+	  "--fault, --timeline or --verify); with --topology on a host "
+	  "without the kernel stack and no lab started, the number of "
+	  "cores (at most 8) when not given" },
 	{ .name = "topology", .type = SP_OPT_STR, .offset = C(topology),
 	  .help = "with --kernels or --jobs: the topology each boot brings up" },
 	{ .name = "unit", .type = SP_OPT_STR, .offset = C(unit),

@@ -24,6 +24,7 @@ static struct {
 	int checks;
 	int check_code;
 	const char *checked;
+	int boots_own, asked_boots;
 } mock;
 
 static int mock_native(void)
@@ -39,7 +40,16 @@ static int mock_check(int argc, char **argv)
 	return mock.check_code;
 }
 
-static const struct sp_lab_forward_ops ops = { mock_native, mock_check };
+static int mock_boots_own(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	mock.asked_boots++;
+	return mock.boots_own;
+}
+
+static const struct sp_lab_forward_ops ops = { mock_native, mock_check,
+					       mock_boots_own };
 static char run_dir[] = "/tmp/test_lab_forward.XXXXXX";
 
 static int reset(void **state)
@@ -107,6 +117,32 @@ static void test_no_lab_checks_arguments_first(void **state)
 	assert_int_equal(code, SP_EXIT_ENV);
 }
 
+/* --jobs N (N not 0) boots its guests here; --jobs 0 asks for none and
+ * goes where the command goes; with no --jobs and no lab, a command
+ * that boots its own by default (boots_own) runs here, else no_lab */
+static void test_jobs_default_runs_here(void **state)
+{
+	int code;
+
+	(void)state;
+	assert_int_equal(forward(&code, 3, "reproduce", "--jobs=3"), 0);
+	assert_int_equal(forward(&code, 3, "run", "--jobs", "0"), 1);
+	assert_int_equal(code, SP_EXIT_ENV);
+	assert_int_equal(forward(&code, 2, "reproduce", "--jobs=0"), 1);
+	assert_int_equal(code, SP_EXIT_ENV);
+	assert_int_equal(mock.asked_boots, 0);
+	mock.boots_own = 1;
+	assert_int_equal(forward(&code, 3, "run", "--topology", "u10"), 0);
+	assert_int_equal(mock.asked_boots, 1);
+	/* an explicit --jobs 0 is not overridden by the default */
+	assert_int_equal(forward(&code, 5, "run", "--topology", "u10", "--jobs",
+				 "0"), 1);
+	assert_int_equal(mock.asked_boots, 1);
+	mock.boots_own = 0;
+	assert_int_equal(forward(&code, 2, "reproduce", "nvme-latency-2025"), 1);
+	assert_int_equal(code, SP_EXIT_ENV);
+}
+
 static void test_bad_run_folder_is_usage(void **state)
 {
 	int code;
@@ -124,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_runs_here, reset),
 		cmocka_unit_test_setup(test_no_lab_checks_arguments_first, reset),
+		cmocka_unit_test_setup(test_jobs_default_runs_here, reset),
 		cmocka_unit_test_setup(test_bad_run_folder_is_usage, reset),
 	};
 	int failed;

@@ -82,6 +82,32 @@ static void serial_nvme_one_server(void **state)
 	assert_non_null(strstr(err, "jitter with servers = 1 on nvme-tcp"));
 }
 
+/* inline_data is nvmet-tcp's in-capsule write data: taken in bytes on
+ * nvme-tcp, refused at its line on iscsi and outside 4k..1M */
+static void inline_data_nvme_only(void **state)
+{
+	char err[SP_TOPO_ERRLEN];
+
+	(void)state;
+	assert_int_equal(parse("[topology]\ntransport = nvme-tcp\n"
+			       "inline_data = 128k\n" PATH, err, sizeof(err)), 0);
+	assert_int_equal(topo.inline_data_bytes, 131072);
+	assert_int_equal(parse("[topology]\ntransport = nvme-tcp\n" PATH, err,
+			       sizeof(err)), 0);
+	assert_int_equal(topo.inline_data_bytes, 0);
+	assert_int_equal(parse("[topology]\n\ninline_data = 64k\n" PATH, err,
+			       sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:3: inline_data is nvmet-tcp's"));
+	assert_int_equal(parse("[topology]\ntransport = nvme-tcp\n"
+			       "inline_data = 2M\n" PATH, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.ini:3: inline_data '2M': want 4k to 1M"));
+	assert_int_equal(parse("[topology]\ntransport = nvme-tcp\n"
+			       "inline_data = 1\n" PATH, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "inline_data '1'"));
+}
+
 static void transport_names(void **state)
 {
 	enum sp_transport t;
@@ -102,6 +128,7 @@ int main(void)
 		cmocka_unit_test(both_values),
 		cmocka_unit_test(bad_value_names_file_line_value),
 		cmocka_unit_test(serial_nvme_one_server),
+		cmocka_unit_test(inline_data_nvme_only),
 		cmocka_unit_test(transport_names),
 	};
 

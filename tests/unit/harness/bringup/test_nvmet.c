@@ -142,6 +142,30 @@ static void port_plan_links_from_the_path_netns(void **state)
 		"rmdir " CFS "/ports/20017\n");
 }
 
+/* a topology's inline_data is written before the link enables the
+ * port (nvmet refuses it after); without it nvmet-tcp keeps its own */
+static void port_plan_sets_inline_data_before_the_link(void **state)
+{
+	struct sp_cfs_plan plan;
+	char err[512];
+
+	(void)state;
+	two_paths();
+	st.inline_data = 131072;
+	reset();
+	assert_int_equal(sp_nvmet_plan_port(&st, &st.paths[0], &plan), 0);
+	assert_int_equal(sp_nvmet_apply(&mock, &plan, err, sizeof(err)), 0);
+	assert_non_null(strstr(calls,
+		"write " CFS "/ports/20016/addr_trsvcid = 4420\n"
+		"write " CFS "/ports/20016/param_inline_data_size = 131072\n"
+		"symlink "));
+	st.inline_data = 0;
+	reset();
+	assert_int_equal(sp_nvmet_plan_port(&st, &st.paths[0], &plan), 0);
+	assert_int_equal(sp_nvmet_apply(&mock, &plan, err, sizeof(err)), 0);
+	assert_null(strstr(calls, "inline"));
+}
+
 static void apply_stops_at_failure_naming_it(void **state)
 {
 	struct sp_cfs_plan plan;
@@ -359,6 +383,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(subsystem_plan),
 		cmocka_unit_test(port_plan_links_from_the_path_netns),
+		cmocka_unit_test(port_plan_sets_inline_data_before_the_link),
 		cmocka_unit_test(apply_stops_at_failure_naming_it),
 		cmocka_unit_test(undo_goes_on_and_names_what_stayed),
 		cmocka_unit_test(hostile_names_make_no_plan),
