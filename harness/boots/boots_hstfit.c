@@ -116,7 +116,8 @@ static int write_builds(const struct sp_boots_auto *a, const char *stock_dir,
 		ret = -errno;
 	if (!ret)
 		ret = sp_repro_builds_write(md, a->ref, a->plan, stock, n_stock,
-					    b58, n_58, rows, n, best, &t);
+					    b58, n_58, rows[best].label, rows,
+					    n, best, &t);
 	if (md && fclose(md) && !ret)
 		ret = -EIO;
 	if (!ret)

@@ -11,6 +11,7 @@
 
 struct repro_cli {
 	const char *cases, *out, *unit, *data, *scale, *hst, *fit_skews;
+	const char *builds;
 	int64_t runtime_s, max_runtime_s, warmup_s, jobs, ios;
 	int full, report_only, help;
 };

@@ -90,6 +90,11 @@ static const struct sp_opt repro_table[] = {
 	  .offset = offsetof(struct repro_cli, report_only),
 	  .help = "write the report (report.md, plots) again from the runs "
 	  "already in --out; nothing else there is changed" },
+	{ .name = "builds", .type = SP_OPT_STR,
+	  .offset = offsetof(struct repro_cli, builds),
+	  .help = "with --report-only on the stock build's --out: DIR, the "
+	  "5.8 build's reproduction; OUT/builds.md (a new file) puts every "
+	  "point of both side by side, as --hst 5.8:auto does after its fit" },
 	{ .name = "help", .type = SP_OPT_BOOL,
 	  .offset = offsetof(struct repro_cli, help) },
 	SP_OPT_END,
@@ -202,6 +207,11 @@ static int check_args(const struct repro_cli *cli, struct sp_repro_plan *plan,
 		sp_err("reproduce: %s", err);
 		return SP_EXIT_USAGE;
 	}
+	if (cli->builds && !cli->report_only) {
+		sp_err("reproduce: --builds compares two reproductions already "
+		       "run: give it with --report-only");
+		return SP_EXIT_USAGE;
+	}
 	*unit_ns = 0;
 	if (cli->unit && (sp_parse_duration_ns(cli->unit, unit_ns) || *unit_ns <= 0 ||
 			  *unit_ns > SP_DELAY_MAX_NS)) {
@@ -236,6 +246,29 @@ static int check_ios(const struct repro_cli *cli, const struct sp_repro_opts *o)
 	       "time (the uml lab, or --jobs); here they are time-based: "
 	       "--runtime", (long long)cli->ios);
 	return SP_EXIT_USAGE;
+}
+
+/* --report-only --builds DIR: OUT/builds.md, stock (OUT) beside 5.8 (DIR). */
+static int write_builds(const struct repro_cli *cli,
+			const struct sp_repro_plan *plan,
+			const struct sp_reference *ref, const char *out)
+{
+	struct sp_repro_builds_tally t;
+	char err[SP_OUTDIR_ERRLEN];
+	int ret;
+
+	ret = sp_repro_builds_from(out, cli->builds, ref, plan, &t, err,
+				   sizeof(err));
+	if (ret) {
+		sp_err("reproduce: --builds %s: %s", cli->builds, err);
+		return ret == -EINVAL || ret == -ENOENT ? SP_EXIT_USAGE
+							: SP_EXIT_RUNTIME;
+	}
+	sp_info("reproduce: both builds in %s/builds.md: verdict as "
+		"published, stock %zu and 5.8 %zu of %zu points; TVD targets "
+		"stock %zu, 5.8 %zu of %zu (%zu lost)", out, t.agree_stock,
+		t.agree_58, t.points, t.met_stock, t.met_58, t.targets, t.lost);
+	return SP_EXIT_OK;
 }
 
 /* reproduce --jobs N: the guests' runs, then the record and the report. */
@@ -313,6 +346,8 @@ int cmd_reproduce(int argc, char **argv)
 		ret = sp_repro_pick_out(cli.out, cli.report_only, out, sizeof(out));
 	if (!ret && cli.report_only) {
 		ret = sp_repro_do_report_again(cli.unit, &o, &plan, &ref, out);
+		if (!ret && cli.builds)
+			ret = write_builds(&cli, &plan, &ref, out);
 	} else if (!ret && geteuid() != 0) {
 		sp_err("reproduce: needs root (it brings topologies up)");
 		ret = SP_EXIT_ENV;

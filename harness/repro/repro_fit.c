@@ -183,6 +183,7 @@ int sp_repro_builds_write(FILE *md, const struct sp_reference *ref,
 			  const struct sp_repro_plan *plan,
 			  const struct sp_case_result *stock, size_t n_stock,
 			  const struct sp_case_result *b58, size_t n_58,
+			  const char *skew,
 			  const struct sp_repro_fit_row *fit, size_t n_fit,
 			  size_t best, struct sp_repro_builds_tally *tally)
 {
@@ -191,8 +192,12 @@ int sp_repro_builds_write(FILE *md, const struct sp_reference *ref,
 
 	memset(tally, 0, sizeof(*tally));
 	fprintf(md, "# HST vs ST (2020): the stock build and 5.8 at skew %s\n\n",
-		fit[best].label);
-	fit_table(md, fit, n_fit, best);
+		skew);
+	if (n_fit)
+		fit_table(md, fit, n_fit, best);
+	else
+		fprintf(md, "The skew is what the 5.8 runs recorded; no fit "
+			"was run with them.\n\n");
 	fprintf(md, "## Every point under both builds\n\n"
 		"HST's slow-path share and TVD to the published table, and "
 		"whether the experiment's verdict there is the published "

@@ -56,13 +56,15 @@ struct sp_repro_builds_tally {
 	size_t lost;		/* targets stock meets and 5.8 does not */
 };
 
-/* builds.md: the fit table, then every planned point's verdict and HST
- * TVD under the stock build and under 5.8 at the fitted skew. 0, or
- * -errno when a planned point cannot be judged. */
+/* builds.md: the fit table (none when n_fit is 0), then every planned
+ * point's verdict and HST TVD under the stock build and under 5.8 at
+ * skew (its label, "20ms"). 0, or -errno when a planned point cannot be
+ * judged. */
 int sp_repro_builds_write(FILE *md, const struct sp_reference *ref,
 			  const struct sp_repro_plan *plan,
 			  const struct sp_case_result *stock, size_t n_stock,
 			  const struct sp_case_result *b58, size_t n_58,
+			  const char *skew,
 			  const struct sp_repro_fit_row *fit, size_t n_fit,
 			  size_t best, struct sp_repro_builds_tally *tally);
 

@@ -76,6 +76,17 @@ int sp_repro_path_printf(char *buf, size_t len, const char *fmt, ...)
  * symlink; NULL with errno set. */
 FILE *sp_repro_fopen_new(const char *path);
 
+struct sp_repro_builds_tally;
+/* OUT/builds.md (a new file) from the stock build's reproduction in OUT
+ * and the 5.8 build's in dir58, every planned point under both; 0, or
+ * -errno with err naming the folder or case at fault (HST cases of
+ * another build, 5.8 ones of two skews, a point not judged). */
+int sp_repro_builds_from(const char *out, const char *dir58,
+			 const struct sp_reference *ref,
+			 const struct sp_repro_plan *plan,
+			 struct sp_repro_builds_tally *tally, char *err,
+			 size_t errlen);
+
 /* Every case under OUT/runs (each run folder's, in name order) into
  * *all (malloc'd, n_all; none: NULL, 0), no plots drawn. 0 or -ENOMEM. */
 int sp_repro_runs_load(const char *out, struct sp_case_result **all,

@@ -136,7 +136,7 @@ static void both_builds_side_by_side_count_a_lost_target(void **state)
 	md = open_memstream(&text, &len);
 	assert_non_null(md);
 	assert_int_equal(sp_repro_builds_write(md, &reference, &plan, stock, 2,
-					       b58, 2, fit, 1, 0, &t), 0);
+					       b58, 2, "0", fit, 1, 0, &t), 0);
 	fclose(md);
 	assert_int_equal(t.points, 1);
 	assert_int_equal(t.targets, 2);
@@ -147,6 +147,18 @@ static void both_builds_side_by_side_count_a_lost_target(void **state)
 	assert_non_null(strstr(text, "| u10 randread 32 | 15.5% | 15.5% 0.000 |"));
 	assert_non_null(strstr(text, "(missed)"));
 	assert_non_null(strstr(text, "a hypothesis"));
+	free(text);
+	/* two reproductions already run (--builds): no fit table */
+	text = NULL;
+	md = open_memstream(&text, &len);
+	assert_non_null(md);
+	assert_int_equal(sp_repro_builds_write(md, &reference, &plan, stock, 2,
+					       b58, 2, "20ms", NULL, 0, 0, &t), 0);
+	fclose(md);
+	assert_int_equal(t.lost, 1);
+	assert_non_null(strstr(text, "5.8 at skew 20ms\n"));
+	assert_non_null(strstr(text, "no fit was run"));
+	assert_null(strstr(text, "## The fit"));
 	free(text);
 }
 
