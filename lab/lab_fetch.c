@@ -40,6 +40,9 @@ struct fetch {
 	struct sp_lab_sink_ops ops;
 	uint32_t whole[64];	/* results written whole: to drop */
 	size_t n_whole;
+	/* refused here (the folder): the rest of the answer is read and
+	 * dropped, so the agent ends its answer before we hang up */
+	int refused;
 	unsigned int written, failed, results;
 };
 
@@ -187,10 +190,19 @@ static int receive(struct fetch *f)
 	while ((ret = next_frame(f, &type, &p, &n)) == 1) {
 		ret = 0;
 		if (type == SP_LAB_F_EXIT)
-			return 0;
-		if (type == SP_LAB_F_KEPT)
+			return f->refused;
+		/* qemu's channel tells the guest of no hang-up: an agent left
+		 * mid-answer sends the rest to the next command, which then
+		 * waits (the CI's host/220: 60 s, "did not answer") */
+		if (f->refused && type != SP_LAB_F_ERR)
+			continue;
+		if (type == SP_LAB_F_KEPT) {
 			ret = on_kept(f, p, n);
-		else if (type == SP_LAB_F_FILE && f->kept.id &&
+			if (ret && ret != -EBADMSG) {
+				f->refused = ret;
+				ret = 0;
+			}
+		} else if (type == SP_LAB_F_FILE && f->kept.id &&
 			 !sp_lab_file_decode(p, n, &root, &mode, &rel)) {
 			f->ops.file_open(f->ops.ctx, root, mode, rel);
 			free(rel);

@@ -2,7 +2,7 @@ LIB_SRCS += lab/lab_kept.c lab/lab_fetch.c lab/lab_vm.c lab/lab_uml.c lab/lab_sa
 	    lab/lab_frame.c lab/lab_ctl.c lab/lab_files.c lab/lab_agent.c lab/lab_agent_walk.c lab/selector_build.c lab/lab_layout.c \
 	    lab/lab_engine.c lab/lab_engine_qemu.c lab/lab_engine_uml.c lab/lab_guest.c lab/lab_start.c lab/lab_forward.c lab/lab_umlsup.c lab/lab_umlrelay.c lab/lab_agent_line.c lab/lab_status.c
 UNIT_TESTS += tests/unit/lab/test_doctor.c tests/unit/lab/test_lab_vm.c tests/unit/lab/test_lab_uml.c tests/unit/lab/test_lab_keep.c tests/unit/lab/test_lab_sandbox.c tests/unit/lab/test_hst_info.c \
-	      tests/unit/lab/test_lab_frame.c tests/unit/lab/test_lab_kept_frame.c tests/unit/lab/test_lab_kept.c tests/unit/lab/test_lab_ctl.c tests/unit/lab/test_selector_load.c tests/unit/lab/test_lab_agent.c tests/unit/lab/test_lab_layout.c tests/unit/lab/test_lab_engine.c tests/unit/lab/test_lab_forward.c tests/unit/lab/test_lab_umlrelay.c
+	      tests/unit/lab/test_lab_frame.c tests/unit/lab/test_lab_kept_frame.c tests/unit/lab/test_lab_kept.c tests/unit/lab/test_lab_fetch.c tests/unit/lab/test_lab_ctl.c tests/unit/lab/test_selector_load.c tests/unit/lab/test_lab_agent.c tests/unit/lab/test_lab_layout.c tests/unit/lab/test_lab_engine.c tests/unit/lab/test_lab_forward.c tests/unit/lab/test_lab_umlrelay.c
 
 # The lab VM (docs/lab.md, docs/kernels.md). Both scripts are cheap when
 # nothing changed. KERNEL: the kernel series to prepare (6.1, 6.12).
