@@ -84,6 +84,18 @@ int sp_initiator_queues(const struct sp_initiator *in);
 /* Seconds dm-multipath queues with no path before it fails I/O: 0 when
  * it does not time out (queue for ever, or no queueing at all). */
 unsigned int sp_initiator_queue_timeout_s(const struct sp_initiator *in);
+/* The same keys as `nvme connect` options, for an nvme-tcp path:
+ * --keep-alive-tmo= the NOP-Out
+ * interval plus its timeout (iscsid's 5 s each for the one not given;
+ * 0 with interval 0); --ctrl-loss-tmo= -1 (queue), 0 (fail, or
+ * queue_if_no_path no) or N x SP_NPR_INTERVAL_S. A key not given gives
+ * no option (nvme-cli's default); replacement_timeout has none (nvme-cli
+ * 2.3 has no --fast_io_fail_tmo, and native multipath sends a failed
+ * path's I/O to the others at once). At most SP_NVME_OPTS into opts. */
+#define SP_NVME_OPTS 2
+#define SP_NVME_OPT_LEN 32
+int sp_initiator_nvme_opts(const struct sp_initiator *in,
+			   char opts[][SP_NVME_OPT_LEN], size_t *n);
 /* "queue", "fail", "N" into *npr; -EINVAL. */
 int sp_initiator_parse_npr(const char *text, int *npr);
 /* "queue_if_no_path=yes no_path_retry=12 replacement_timeout=5 ..." for

@@ -34,6 +34,36 @@ unsigned int sp_initiator_queue_timeout_s(const struct sp_initiator *in)
 		? (unsigned int)in->no_path_retry * SP_NPR_INTERVAL_S : 0;
 }
 
+int sp_initiator_nvme_opts(const struct sp_initiator *in,
+			   char opts[][SP_NVME_OPT_LEN], size_t *n)
+{
+	int loss = -2;	/* none said */
+
+	*n = 0;
+	/* iSCSI notices a silent connection after a NOP-Out interval and
+	 * its timeout; NVMe after the keep-alive timeout (0: none sent) */
+	if (in->noop_out_interval == 0)
+		snprintf(opts[(*n)++], SP_NVME_OPT_LEN, "--keep-alive-tmo=0");
+	else if (in->noop_out_interval > 0 || in->noop_out_timeout >= 0)
+		snprintf(opts[(*n)++], SP_NVME_OPT_LEN, "--keep-alive-tmo=%d",
+			 (in->noop_out_interval >= 0 ? in->noop_out_interval : 5) +
+			 (in->noop_out_timeout >= 0 ? in->noop_out_timeout : 5));
+	/* the head queues while a controller may come back: for ever (-1),
+	 * not at all (0) or for the map's queueing time */
+	if (in->no_path_retry == SP_NPR_QUEUE)
+		loss = -1;
+	else if (in->no_path_retry == SP_NPR_FAIL || in->no_path_retry == 0)
+		loss = 0;
+	else if (in->no_path_retry > 0)
+		loss = (int)sp_initiator_queue_timeout_s(in);
+	else if (in->has_queue_if_no_path)
+		loss = in->queue_if_no_path ? -1 : 0;
+	if (loss > -2)
+		snprintf(opts[(*n)++], SP_NVME_OPT_LEN, "--ctrl-loss-tmo=%d",
+			 loss);
+	return 0;
+}
+
 int sp_initiator_parse_npr(const char *text, int *npr)
 {
 	char *end;

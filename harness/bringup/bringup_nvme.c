@@ -116,18 +116,34 @@ static int port_setup(struct nv *n, struct sp_state_path *p)
 	return ret ? ret : sp_bringup_netem_apply(n->ops, p, n->err, n->errlen);
 }
 
+/* The topology's failover keys ride along as nvme connect's own
+ * (sp_initiator_nvme_opts); without them nvme-cli's defaults stand. */
 static int connect_path(struct nv *n, struct sp_state_path *p)
 {
-	char svc[16], what[64];
+	char svc[16], what[64], opts[SP_NVME_OPTS][SP_NVME_OPT_LEN];
+	const char *argv[12 + SP_NVME_OPTS];
+	size_t k, nopts, a = 0;
 	int ret = begin(n, SP_STEP_CONNECT, p);
 
 	if (ret)
 		return ret;
 	snprintf(svc, sizeof(svc), "%d", SP_NVME_TCP_PORT);
 	snprintf(what, sizeof(what), "path %s: nvme connect", p->label);
-	ret = sp_sys_runv(n->ops, NULL, 0, "nvme", "connect", "-t", "tcp",
-			  "-a", p->target_ip, "-s", svc, "-n", n->st->nqn,
-			  NULL);
+	sp_initiator_nvme_opts(&n->st->init, opts, &nopts);
+	argv[a++] = "nvme";
+	argv[a++] = "connect";
+	argv[a++] = "-t";
+	argv[a++] = "tcp";
+	argv[a++] = "-a";
+	argv[a++] = p->target_ip;
+	argv[a++] = "-s";
+	argv[a++] = svc;
+	argv[a++] = "-n";
+	argv[a++] = n->st->nqn;
+	for (k = 0; k < nopts; k++)
+		argv[a++] = opts[k];
+	argv[a] = NULL;
+	ret = n->ops->run(n->ops->ctx, argv, NULL, 0);
 	return ret ? sp_sys_failed(n->ops, ret, what, n->err, n->errlen) : 0;
 }
 

@@ -79,6 +79,41 @@ static void keys_parse_and_mean_what_they_say(void **state)
 /* queue_mode = bio makes the map bio-based; it goes through the
  * journal's text and back, rq (the default) prints nothing; nvme-tcp
  * has no dm-multipath to set it on. */
+/* over nvme-tcp the keys become nvme connect's: the keep-alive timeout
+ * from the NOP-Out pair, the controller loss timeout from the queueing */
+static void nvme_connect_options(void **state)
+{
+	char err[SP_TOPO_ERRLEN], o[SP_NVME_OPTS][SP_NVME_OPT_LEN];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(parse("", err), 0);
+	sp_initiator_nvme_opts(&topo.init, o, &n);
+	assert_int_equal(n, 0);
+	assert_int_equal(parse("noop_out_interval = 2\nnoop_out_timeout = 3\n"
+			       "no_path_retry = 4\n", err), 0);
+	sp_initiator_nvme_opts(&topo.init, o, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(o[0], "--keep-alive-tmo=5");
+	assert_string_equal(o[1], "--ctrl-loss-tmo=20");
+	assert_int_equal(parse("noop_out_timeout = 1\nno_path_retry = queue\n",
+			       err), 0);
+	sp_initiator_nvme_opts(&topo.init, o, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(o[0], "--keep-alive-tmo=6");
+	assert_string_equal(o[1], "--ctrl-loss-tmo=-1");
+	assert_int_equal(parse("noop_out_interval = 0\nqueue_if_no_path = no\n"
+			       "replacement_timeout = 5\n", err), 0);
+	sp_initiator_nvme_opts(&topo.init, o, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(o[0], "--keep-alive-tmo=0");
+	assert_string_equal(o[1], "--ctrl-loss-tmo=0");
+	assert_int_equal(parse("no_path_retry = fail\n", err), 0);
+	sp_initiator_nvme_opts(&topo.init, o, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(o[0], "--ctrl-loss-tmo=0");
+}
+
 static void queue_mode_bio(void **state)
 {
 	char err[SP_TOPO_ERRLEN], txt[256];
@@ -179,6 +214,7 @@ int main(void)
 		cmocka_unit_test(bad_values_are_refused_with_file_line_and_value),
 		cmocka_unit_test(journal_text_round_trips),
 		cmocka_unit_test(queue_mode_bio),
+		cmocka_unit_test(nvme_connect_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
