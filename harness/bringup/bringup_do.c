@@ -321,7 +321,8 @@ static int locked_state(const char *what, struct sp_state *st, int *lock)
 }
 
 /* nvme-tcp: the selector as NVMe's iopolicy (rr its round-robin), set
- * and journaled; 1 when the topology is not nvme-tcp. */
+ * and journaled; 1 when the topology is not nvme-tcp or it is a dm
+ * selector for the map over the paths' own subsystems. */
 static int nvme_selector_set(struct sp_state *st,
 			     const struct sp_dm_selector *sel, char *err,
 			     size_t len)
@@ -330,7 +331,9 @@ static int nvme_selector_set(struct sp_state *st,
 
 	if (st->transport != SP_TRANSPORT_NVME_TCP)
 		return 1;
-	sp_selector_for_family(sel->kind, SP_SEL_FAMILY_NVME, &kind);
+	if (sp_selector_for_family(sel->kind, SP_SEL_FAMILY_NVME, &kind) &&
+	    st->paths[0].has_solo)
+		return 1;
 	return sp_bringup_iopolicy_set(&sp_sys_real, st, kind, sp_state_dir(),
 				       err, len);
 }

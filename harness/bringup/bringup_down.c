@@ -541,10 +541,11 @@ int sp_bringup_down(const struct sp_sys_ops *ops, const struct sp_state *st,
 
 	if (st)
 		undo_journal(&d, st, state_dir);
-	else
-		sp_bringup_nvme_down(ops, NULL, d.left, sizeof(d.left));
+	/* maps first: one over nvme-tcp paths' own disks holds them */
 	if (!d.stop && !ops->dm->list(ops->dm->ctx, out, sizeof(out)))
 		each_line_of(&d, sweep_map, out);
+	if (!st && !d.stop)
+		sp_bringup_nvme_down(ops, NULL, d.left, sizeof(d.left));
 	if (!d.stop) {
 		each_line(&d, sweep_iscsi, sessions);
 		each_line(&d, sweep_iscsi, nodes);

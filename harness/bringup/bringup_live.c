@@ -39,6 +39,16 @@ int sp_bringup_record(const char *dir, const char *line, char *err,
 	return 0;
 }
 
+/* 1 when the map's path is p's disk: on nvme-tcp its own subsystem's */
+static int is_path(const struct sp_dm_path *m, const struct sp_state *st,
+		   const struct sp_state_path *p)
+{
+	if (st->transport == SP_TRANSPORT_NVME_TCP)
+		return p->has_solo && p->solo_major == m->major &&
+		       p->solo_minor == m->minor;
+	return p->major == m->major && p->minor == m->minor;
+}
+
 void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 			 const struct sp_dm_selector *sel)
 {
@@ -51,12 +61,10 @@ void sp_bringup_retarget(struct sp_dm_map *map, const struct sp_state *st,
 		for (k = 0; sp_selector_info(sel->kind) &&
 		     sp_selector_info(sel->kind)->path_arg == SP_SEL_ARG_CPUMASK &&
 		     k < st->npaths; k++)
-			if (st->paths[k].major == map->paths[i].major &&
-			    st->paths[k].minor == map->paths[i].minor)
+			if (is_path(&map->paths[i], st, &st->paths[k]))
 				map->paths[i].cpumask = st->paths[k].cpumask;
 		for (k = 0; sel->kind == SP_SEL_ST && k < st->npaths; k++)
-			if (st->paths[k].major == map->paths[i].major &&
-			    st->paths[k].minor == map->paths[i].minor &&
+			if (is_path(&map->paths[i], st, &st->paths[k]) &&
 			    st->paths[k].relative_throughput)
 				map->paths[i].relative_throughput =
 					st->paths[k].relative_throughput;
@@ -215,6 +223,10 @@ int sp_bringup_selector_set(const struct sp_sys_ops *ops,
 		return sp_errf(err, errlen, ret, "loading %s into %s failed: "
 			       "%s", sp_dm_selector_kernel_name(sel),
 			       st->map_name, strerror(-ret));
+	/* nvme-tcp's journaled selector is its iopolicy; the map over the
+	 * paths' own subsystems shows its own in its table */
+	if (st->transport == SP_TRANSPORT_NVME_TCP)
+		return 0;
 	st->sel = *sel;
 	sp_state_fmt_selector(sel, line, sizeof(line));
 	return sp_bringup_record(state_dir, line, err, errlen);

@@ -85,6 +85,7 @@ static int loop_setup(struct nv *n)
 static int subsys_setup(struct nv *n)
 {
 	struct sp_cfs_plan plan;
+	size_t i;
 	int ret = begin(n, SP_STEP_NVMET, NULL);
 
 	if (ret)
@@ -93,7 +94,17 @@ static int subsys_setup(struct nv *n)
 	if (ret)
 		return sp_errf(n->err, n->errlen, ret, "nvmet subsystem %s: no "
 			       "plan: %s", n->st->nqn, strerror(-ret));
-	return sp_nvmet_apply(n->ops->cfs, &plan, n->err, n->errlen);
+	ret = sp_nvmet_apply(n->ops->cfs, &plan, n->err, n->errlen);
+	/* each path's own, which down's sweep of our NQNs takes back */
+	for (i = 0; !ret && i < n->st->npaths; i++) {
+		ret = sp_nvmet_plan_solo(n->st, &n->st->paths[i], &plan);
+		if (ret)
+			return sp_errf(n->err, n->errlen, ret, "path %s: its "
+				       "nvmet subsystem: no plan: %s",
+				       n->st->paths[i].label, strerror(-ret));
+		ret = sp_nvmet_apply(n->ops->cfs, &plan, n->err, n->errlen);
+	}
+	return ret;
 }
 
 static int port_setup(struct nv *n, struct sp_state_path *p)
@@ -118,17 +129,20 @@ static int port_setup(struct nv *n, struct sp_state_path *p)
 
 /* The topology's failover keys ride along as nvme connect's own
  * (sp_initiator_nvme_opts); without them nvme-cli's defaults stand. */
-static int connect_path(struct nv *n, struct sp_state_path *p)
+static int connect_path(struct nv *n, struct sp_state_path *p, int solo)
 {
-	char svc[16], what[64], opts[SP_NVME_OPTS][SP_NVME_OPT_LEN];
+	char svc[16], what[80], opts[SP_NVME_OPTS][SP_NVME_OPT_LEN];
+	char nqn[SP_NVMET_NQN_MAX];
 	const char *argv[12 + SP_NVME_OPTS];
 	size_t k, nopts, a = 0;
-	int ret = begin(n, SP_STEP_CONNECT, p);
+	int ret = solo ? sp_nvmet_solo_nqn(n->st, p, nqn, sizeof(nqn))
+		       : begin(n, SP_STEP_CONNECT, p);
 
 	if (ret)
 		return ret;
 	snprintf(svc, sizeof(svc), "%d", SP_NVME_TCP_PORT);
-	snprintf(what, sizeof(what), "path %s: nvme connect", p->label);
+	snprintf(what, sizeof(what), "path %s: nvme connect%s", p->label,
+		 solo ? " of its own subsystem" : "");
 	sp_initiator_nvme_opts(&n->st->init, opts, &nopts);
 	argv[a++] = "nvme";
 	argv[a++] = "connect";
@@ -139,7 +153,7 @@ static int connect_path(struct nv *n, struct sp_state_path *p)
 	argv[a++] = "-s";
 	argv[a++] = svc;
 	argv[a++] = "-n";
-	argv[a++] = n->st->nqn;
+	argv[a++] = solo ? nqn : n->st->nqn;
 	for (k = 0; k < nopts; k++)
 		argv[a++] = opts[k];
 	argv[a] = NULL;
@@ -160,8 +174,9 @@ static long number_after(const char *name, const char *prefix)
 	return *end ? -1 : v;
 }
 
-/* Our subsystem's sysfs name into n->st->subsys: 1 found, 0 not yet. */
-static int find_subsys(struct nv *n, char *list, size_t len)
+/* The sysfs name of the subsystem nqn into name: 1 found, 0 not yet. */
+static int find_subsys(struct nv *n, const char *want, char *found,
+		       size_t found_len, char *list, size_t len)
 {
 	char path[320], nqn[256], *name, *save;
 
@@ -176,9 +191,8 @@ static int find_subsys(struct nv *n, char *list, size_t len)
 		if (n->ops->read_file(n->ops->ctx, path, nqn, sizeof(nqn)))
 			continue;
 		nqn[strcspn(nqn, "\n")] = '\0';
-		if (!strcmp(nqn, n->st->nqn)) {
-			snprintf(n->st->subsys, sizeof(n->st->subsys), "%s",
-				 name);
+		if (!strcmp(nqn, want)) {
+			snprintf(found, found_len, "%s", name);
 			return 1;
 		}
 	}
@@ -226,7 +240,9 @@ static int look(struct nv *n)
 
 	for (i = 0; i < SP_TOPO_MAX_PATHS; i++)
 		ctrl[i] = -1;
-	if (!n->st->subsys[0] && !find_subsys(n, list, sizeof(list)))
+	if (!n->st->subsys[0] &&
+	    !find_subsys(n, n->st->nqn, n->st->subsys, sizeof(n->st->subsys),
+			 list, sizeof(list)))
 		return 0;
 	s = number_after(n->st->subsys, "nvme-subsys");
 	snprintf(path, sizeof(path), "%s/%s", SYSFS_SUBSYS, n->st->subsys);
@@ -311,6 +327,104 @@ static int find_disks(struct nv *n, unsigned int wait_s)
 	return ret ? ret : journal(n, line);
 }
 
+/* Path p's own subsystem on the host: its disk (a one-path head, which
+ * has a dev_t for dm) and the hidden disk under it (whose counts 6.1's
+ * head keeps none of). 1 when both are there, 0 not yet. */
+static int look_solo(struct nv *n, struct sp_state_path *p)
+{
+	static char list[8192];
+	char nqn[SP_NVMET_NQN_MAX], subsys[32], path[320], want[32];
+	char *name, *save;
+	long s, h = -1, k = -1;
+
+	if (sp_nvmet_solo_nqn(n->st, p, nqn, sizeof(nqn)) ||
+	    !find_subsys(n, nqn, subsys, sizeof(subsys), list, sizeof(list)))
+		return 0;
+	s = number_after(subsys, "nvme-subsys");
+	snprintf(path, sizeof(path), "%s/%s", SYSFS_SUBSYS, subsys);
+	if (s < 0 ||
+	    n->ops->cfs->list_dir(n->ops->cfs->ctx, path, list, sizeof(list)))
+		return 0;
+	snprintf(want, sizeof(want), "nvme%ldn", s);
+	for (name = strtok_r(list, "\n", &save); name;
+	     name = strtok_r(NULL, "\n", &save)) {
+		if (h < 0 && (h = number_after(name, want)) >= 0)
+			snprintf(p->solo_head, sizeof(p->solo_head), "%s", name);
+		if (k < 0)
+			k = number_after(name, "nvme");
+	}
+	if (h < 0 || k < 0 ||
+	    sp_snprintf(p->solo_disk, sizeof(p->solo_disk), "nvme%ldc%ldn%ld",
+			s, k, h))
+		return 0;
+	return path_disk_there(n, p->solo_disk) &&
+	       dev_of(n, p->solo_head, &p->solo_major, &p->solo_minor);
+}
+
+static int find_solo_disks(struct nv *n, unsigned int wait_s)
+{
+	int64_t deadline = sp_now_ns() + (int64_t)wait_s * SP_NSEC_PER_SEC;
+	char line[160];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n->st->npaths; i++) {
+		struct sp_state_path *p = &n->st->paths[i];
+
+		while (!look_solo(n, p)) {
+			if (sp_bringup_interrupted)
+				return sp_errf(n->err, n->errlen, -EINTR,
+					       "interrupted");
+			if (sp_now_ns() >= deadline)
+				return sp_errf(n->err, n->errlen, -ETIMEDOUT,
+					       "nvme: path %s's own subsystem's "
+					       "disk did not appear within %u s",
+					       p->label, wait_s);
+			n->ops->sleep_ms(n->ops->ctx, 100);
+		}
+		p->has_solo = 1;
+		snprintf(line, sizeof(line), "solo %u %s %u:%u %s\n", p->index,
+			 p->solo_head, p->solo_major, p->solo_minor,
+			 p->solo_disk);
+		ret = journal(n, line);
+	}
+	return ret;
+}
+
+/* dm-multipath over the paths' own disks, bio-based as their heads
+ * are, service-time until a run loads another selector. */
+static int solo_map(struct nv *n)
+{
+	char table[4096], dmerr[SP_DM_ERRLEN];
+	struct sp_dm_map map;
+	size_t i;
+	int ret;
+
+	sp_dm_map_init(&map, SP_SEL_ST);
+	map.queue_if_no_path = sp_initiator_queues(&n->st->init);
+	map.queue_mode = SP_DM_QUEUE_BIO;
+	map.sectors = n->st->sectors;
+	map.npaths = n->st->npaths;
+	for (i = 0; i < map.npaths; i++) {
+		map.paths[i].major = n->st->paths[i].solo_major;
+		map.paths[i].minor = n->st->paths[i].solo_minor;
+	}
+	ret = sp_dm_table_build(&map, table, sizeof(table), dmerr,
+				sizeof(dmerr));
+	if (ret)
+		return sp_errf(n->err, n->errlen, ret, "map table: %s", dmerr);
+	ret = sp_bringup_load_selector(n->ops, SP_SEL_ST, n->err, n->errlen);
+	if (!ret)
+		ret = begin(n, SP_STEP_MAP, NULL);
+	if (ret)
+		return ret;
+	ret = n->ops->dm->create(n->ops->dm->ctx, n->st->map_name,
+				 n->st->map_uuid, table);
+	return ret ? sp_errf(n->err, n->errlen, ret, "creating map %s over "
+			     "the paths' own subsystems failed: %s",
+			     n->st->map_name, strerror(-ret)) : 0;
+}
+
 int sp_bringup_iopolicy_apply(const struct sp_sys_ops *ops,
 			      const struct sp_state *st, enum sp_selector kind,
 			      char *err, size_t errlen)
@@ -321,9 +435,9 @@ int sp_bringup_iopolicy_apply(const struct sp_sys_ops *ops,
 
 	if (sp_selector_family(kind) != SP_SEL_FAMILY_NVME)
 		return sp_errf(err, errlen, -EINVAL, "%s is a dm-multipath "
-			       "selector; an nvme-tcp topology runs the NVMe "
-			       "iopolicies numa, rr and qd (dm over nvme "
-			       "paths: not yet, docs/nvme.md)",
+			       "selector, not an NVMe iopolicy (numa, rr, "
+			       "qd); it runs on the map over the paths' own "
+			       "subsystems (docs/nvme.md)",
 			       sp_selector_short_name(kind));
 	if (!st->subsys[0] || strncmp(st->subsys, "nvme-subsys", 11))
 		return sp_errf(err, errlen, -ENOENT, "the journal names no "
@@ -387,14 +501,23 @@ int sp_bringup_nvme_up(const struct sp_sys_ops *ops, struct sp_state *st,
 	for (i = 0; !ret && i < st->npaths; i++)
 		ret = port_setup(&n, &st->paths[i]);
 	for (i = 0; !ret && i < st->npaths; i++)
-		ret = connect_path(&n, &st->paths[i]);
+		ret = connect_path(&n, &st->paths[i], 0);
+	/* after every path of the shared one: numa's first path is the
+	 * first whose scan finished there */
+	for (i = 0; !ret && i < st->npaths; i++)
+		ret = connect_path(&n, &st->paths[i], 1);
 	if (!ret)
 		ret = find_disks(&n, wait_s);
+	if (!ret)
+		ret = find_solo_disks(&n, wait_s);
+	if (!ret)
+		ret = solo_map(&n);
 	if (!ret)
 		ret = sp_bringup_iopolicy_apply(ops, st, st->sel.kind, err,
 						errlen);
 	if (!ret)
-		sp_info("nvme-tcp: %s on %s, %zu paths", st->head, st->subsys,
-			st->npaths);
+		sp_info("nvme-tcp: %s on %s, %zu paths; dm-multipath's %s over "
+			"each path's own subsystem", st->head, st->subsys,
+			st->npaths, st->map_name);
 	return ret;
 }

@@ -202,7 +202,13 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 				 st->head[0] ? st->head : "?",
 				 st->subsys[0] ? st->subsys : "?", st->nqn,
 				 st->loop_dev[0] ? st->loop_dev : "?");
-	else
+	if (st->transport == SP_TRANSPORT_NVME_TCP && s->map_present)
+		sp_strbuf_printf(&o, "and %s (%s) %s: dm-multipath's %s over "
+				 "each path's own subsystem\n", st->map_name,
+				 st->map_uuid, s->dm_name, s->has_table
+				 ? sp_dm_selector_kernel_name(&s->table.sel)
+				 : "?");
+	else if (st->transport != SP_TRANSPORT_NVME_TCP)
 		sp_strbuf_printf(&o, "%s (%s) %s %s,%s\n", st->map_name,
 		     st->map_uuid, s->map_present ? s->dm_name : "(no map)",
 		     s->vendor[0] ? s->vendor : "?",
@@ -247,6 +253,10 @@ int sp_status_render(const struct sp_status *s, char *buf, size_t len)
 		     p->has_disk ? p->disk : "-", (int)mmw,
 		     p->has_disk ? mm : "-", sp->dm_state, sp->dev_state,
 		     p->label, portal, delay, sp_mech_names[p->mech]);
+		if (p->has_solo)
+			sp_strbuf_printf(&o, "     own subsystem: %s %u:%u (%s)\n",
+					 p->solo_head, p->solo_major,
+					 p->solo_minor, p->solo_disk);
 		if (p->fault_how[0])
 			sp_strbuf_printf(&o, "     fault: %s (%s; 'slowpath "
 					 "fault %s restore' undoes it)\n",

@@ -14,6 +14,7 @@
 #define SP_NVME_TCP_PORT 4420	/* IANA's NVMe/TCP port */
 #define SP_NVMET_NSID 1
 #define SP_NVMET_MAX_STEPS 16
+#define SP_NVMET_NQN_MAX 224	/* the spec's 223 bytes and the NUL */
 
 enum sp_cfs_op { SP_CFS_MKDIR, SP_CFS_WRITE, SP_CFS_SYMLINK };
 
@@ -59,9 +60,18 @@ extern const struct sp_cfs_ops sp_cfs_real;
  * st->loop_dev, enabled. -EINVAL for an NQN or device of the wrong
  * shape, -ENOSPC when a path does not fit. */
 int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan);
+/* Path p's own subsystem, "<st->nqn>.p<index>": namespace 1 on the same
+ * loop device, served only through p's port. Each is a one-path disk
+ * on the host, so dm-multipath maps over the very ports, wires and
+ * delays the shared subsystem's native multipath runs on. -EINVAL,
+ * -ENOSPC as above. */
+int sp_nvmet_solo_nqn(const struct sp_state *st, const struct sp_state_path *p,
+		      char *buf, size_t len);
+int sp_nvmet_plan_solo(const struct sp_state *st,
+		       const struct sp_state_path *p, struct sp_cfs_plan *plan);
 /* Path p's port: id p->ctl_port, tcp, ipv4, p->target_ip, 4420,
- * st->inline_data as its in-capsule data when set, the subsystem
- * linked in from p->netns. */
+ * st->inline_data as its in-capsule data when set, the subsystem and
+ * p's own linked in from p->netns. */
 int sp_nvmet_plan_port(const struct sp_state *st,
 		       const struct sp_state_path *p, struct sp_cfs_plan *plan);
 

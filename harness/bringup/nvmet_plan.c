@@ -44,16 +44,18 @@ static void write_step(struct sp_cfs_plan *plan, int *ret, const char *dir,
 		*ret = -ENOSPC;
 }
 
-int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan)
+/* The subsystem nqn with namespace 1 on loop_dev, any host allowed. */
+static int plan_subsys(const char *nqn, const char *loop_dev,
+		       struct sp_cfs_plan *plan)
 {
 	char subsys[320], ns[352];
 	int ret = 0;
 
 	plan->n = 0;
-	if (!sp_state_nqn_ok(st->nqn) || !sp_state_loop_ok(st->loop_dev))
+	if (!sp_state_nqn_ok(nqn) || !sp_state_loop_ok(loop_dev))
 		return -EINVAL;
 	if (sp_snprintf(subsys, sizeof(subsys), "%s/subsystems/%s",
-			SP_NVMET_CFS, st->nqn) ||
+			SP_NVMET_CFS, nqn) ||
 	    sp_snprintf(ns, sizeof(ns), "%s/namespaces/%d", subsys,
 			SP_NVMET_NSID))
 		return -ENOSPC;
@@ -64,21 +66,59 @@ int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan)
 	mkdir_step(plan, &ret, ns);
 	/* a block device: Debian's nvmet gave a file namespace on the lab
 	 * guest's overlay a size of 0 (tests/lab/250) */
-	write_step(plan, &ret, ns, "device_path", st->loop_dev, NULL);
+	write_step(plan, &ret, ns, "device_path", loop_dev, NULL);
 	write_step(plan, &ret, ns, "enable", "1", "0");
 	return ret;
+}
+
+int sp_nvmet_plan_subsys(const struct sp_state *st, struct sp_cfs_plan *plan)
+{
+	return plan_subsys(st->nqn, st->loop_dev, plan);
+}
+
+int sp_nvmet_solo_nqn(const struct sp_state *st, const struct sp_state_path *p,
+		      char *buf, size_t len)
+{
+	/* past 223 bytes (a buf of SP_NVMET_NQN_MAX) it is no NQN */
+	if (sp_snprintf(buf, len, "%s.p%u", st->nqn, p->index))
+		return -EINVAL;
+	return sp_state_nqn_ok(buf) ? 0 : -EINVAL;
+}
+
+int sp_nvmet_plan_solo(const struct sp_state *st,
+		       const struct sp_state_path *p, struct sp_cfs_plan *plan)
+{
+	char nqn[SP_NVMET_NQN_MAX];
+	int ret = sp_nvmet_solo_nqn(st, p, nqn, sizeof(nqn));
+
+	plan->n = 0;
+	return ret ? ret : plan_subsys(nqn, st->loop_dev, plan);
+}
+
+/* port's link to the subsystem nqn, made from inside netns */
+static void link_step(struct sp_cfs_plan *plan, int *ret, const char *port,
+		      const char *nqn, const char *netns)
+{
+	struct sp_cfs_step *s = add(plan, SP_CFS_SYMLINK, ret);
+
+	if (s && (sp_snprintf(s->path, sizeof(s->path), "%s/subsystems/%s",
+			      port, nqn) ||
+		  sp_snprintf(s->value, sizeof(s->value), "%s/subsystems/%s",
+			      SP_NVMET_CFS, nqn) ||
+		  sp_snprintf(s->netns, sizeof(s->netns), "%s", netns)))
+		*ret = -ENOSPC;
 }
 
 int sp_nvmet_plan_port(const struct sp_state *st,
 		       const struct sp_state_path *p, struct sp_cfs_plan *plan)
 {
-	char port[320], svc[16], inl[24];
-	struct sp_cfs_step *s;
+	char port[320], svc[16], inl[24], solo[SP_NVMET_NQN_MAX];
 	int ret = 0;
 
 	plan->n = 0;
 	if (!sp_state_nqn_ok(st->nqn) || !p->ctl_port || !p->target_ip[0] ||
-	    strpbrk(p->target_ip, "/ \t\n"))
+	    strpbrk(p->target_ip, "/ \t\n") ||
+	    sp_nvmet_solo_nqn(st, p, solo, sizeof(solo)))
 		return -EINVAL;
 	if (sp_snprintf(port, sizeof(port), "%s/ports/%u", SP_NVMET_CFS,
 			p->ctl_port))
@@ -96,13 +136,8 @@ int sp_nvmet_plan_port(const struct sp_state *st,
 		write_step(plan, &ret, port, "param_inline_data_size", inl,
 			   NULL);
 	}
-	s = add(plan, SP_CFS_SYMLINK, &ret);
-	if (s && (sp_snprintf(s->path, sizeof(s->path), "%s/subsystems/%s",
-			      port, st->nqn) ||
-		  sp_snprintf(s->value, sizeof(s->value), "%s/subsystems/%s",
-			      SP_NVMET_CFS, st->nqn) ||
-		  sp_snprintf(s->netns, sizeof(s->netns), "%s", p->netns)))
-		ret = -ENOSPC;
+	link_step(plan, &ret, port, st->nqn, p->netns);
+	link_step(plan, &ret, port, solo, p->netns);
 	return ret;
 }
 

@@ -44,6 +44,10 @@
  *                           the nvmet namespace serves)
  *   head SUBSYS DISK MAJ:MIN  (the namespace's multipath disk, e.g.
  *                           nvme-subsys0 nvme0n1 259:2)
+ *   solo N HEAD MAJ:MIN DISK  (path N's own subsystem, which dm-multipath
+ *                           maps over: its disk HEAD, e.g. nvme3n1
+ *                           259:7, and the hidden DISK, nvme3c5n1, that
+ *                           counts its I/O)
  */
 #ifndef SP_STATE_H
 #define SP_STATE_H
@@ -110,6 +114,11 @@ struct sp_state_path {
 	char disk[32];
 	unsigned int major, minor;
 	int has_disk;
+	/* nvme-tcp: the path's own one-path subsystem over the same port
+	 * and wire (docs/nvme.md, "dm-multipath over the same paths") */
+	int has_solo;
+	char solo_head[32], solo_disk[32];
+	unsigned int solo_major, solo_minor;
 	/* the last closed-loop calibration (`up --calibrate`) */
 	int has_calib;
 	int64_t calib_target_ns, calib_measured_ns;

@@ -76,6 +76,22 @@ static int copy(char *dst, size_t len, const char *src)
 	return 0;
 }
 
+/* "solo N HEAD MAJ:MIN DISK" */
+static int parse_solo(struct sp_state *st, char **t, int n, char *why,
+		      size_t whylen)
+{
+	struct sp_state_path *p = n == 5 ? sp_state_path_by_number(st, t[1])
+					 : NULL;
+
+	if (!p || !sp_state_nvme_disk_ok(t[2]) || !sp_state_nvme_disk_ok(t[4]) ||
+	    sscanf(t[3], "%u:%u", &p->solo_major, &p->solo_minor) != 2)
+		return sp_errf(why, whylen, -EINVAL, "bad solo line");
+	copy(p->solo_head, sizeof(p->solo_head), t[2]);
+	copy(p->solo_disk, sizeof(p->solo_disk), t[4]);
+	p->has_solo = 1;
+	return 0;
+}
+
 int sp_state_parse_nvme(struct sp_state *st, char **t, int n, char *why,
 			size_t whylen)
 {
@@ -93,6 +109,8 @@ int sp_state_parse_nvme(struct sp_state *st, char **t, int n, char *why,
 				       "'%s'", n > 1 ? t[1] : "");
 		return copy(st->loop_dev, sizeof(st->loop_dev), t[1]);
 	}
+	if (!strcmp(t[0], "solo"))
+		return parse_solo(st, t, n, why, whylen);
 	if (n != 4 || !numbered(t[1], "nvme-subsys", NULL) ||
 	    !sp_state_nvme_disk_ok(t[2]) ||
 	    sscanf(t[3], "%u:%u", &st->head_major, &st->head_minor) != 2)
@@ -103,9 +121,17 @@ int sp_state_parse_nvme(struct sp_state *st, char **t, int n, char *why,
 	return 0;
 }
 
+static void fmt_solo(const struct sp_state_path *p,
+			      struct sp_strbuf *sb)
+{
+	sp_strbuf_printf(sb, "solo %u %s %u:%u %s\n", p->index, p->solo_head,
+			 p->solo_major, p->solo_minor, p->solo_disk);
+}
+
 int sp_state_fmt_nvme(const struct sp_state *st, char *buf, size_t len)
 {
 	struct sp_strbuf sb = SP_STRBUF(buf, len);
+	size_t i;
 
 	if (!len)
 		return -ENOSPC;
@@ -118,5 +144,8 @@ int sp_state_fmt_nvme(const struct sp_state *st, char *buf, size_t len)
 	if (st->has_head)
 		sp_strbuf_printf(&sb, "head %s %s %u:%u\n", st->subsys,
 				 st->head, st->head_major, st->head_minor);
+	for (i = 0; i < st->npaths; i++)
+		if (st->paths[i].has_solo)
+			fmt_solo(&st->paths[i], &sb);
 	return sb.overflow ? -ENOSPC : 0;
 }

@@ -518,6 +518,7 @@ static const struct {
 	{ "transport", 1, rec_nvme },
 	{ "loop", 1, rec_nvme },
 	{ "head", 1, rec_nvme },
+	{ "solo", 1, rec_nvme },
 };
 
 static int parse_line(struct sp_state *st, const struct rec *r)

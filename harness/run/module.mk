@@ -1,6 +1,6 @@
 # run: fio matrices on the topology that is up (docs/run.md)
 LIB_SRCS += harness/run/run_matrix.c harness/run/run_fio.c \
-	    harness/run/run_loop.c harness/run/run_lat.c harness/run/run_exec.c \
+	    harness/run/run_loop.c harness/run/run_target.c harness/run/run_lat.c harness/run/run_exec.c \
 	    harness/run/run_machine.c harness/run/run_faults.c \
 	    harness/run/run_watch.c harness/run/run_save.c \
 	    harness/run/run_do.c
@@ -12,6 +12,7 @@ UNIT_TESTS += tests/unit/harness/run/test_run_matrix.c \
 # the scripted system behind sp_run_ops, one copy for both tests
 MOCKS_harness/run/test_run_loop += tests/unit/harness/run/run_mock.c
 MOCKS_harness/run/test_run_hst += tests/unit/harness/run/run_mock.c
+MOCKS_harness/run/test_run_target += tests/unit/harness/run/run_mock.c
 MOCKS_harness/run/test_run_watch += tests/unit/harness/run/run_mock.c
 # make bench-harness [BENCH_RUNTIME=S]: run's own time per case beyond fio
 .PHONY: bench-harness

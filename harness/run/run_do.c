@@ -137,36 +137,37 @@ static int exact_time_ends(const struct sp_run_plan *plan,
 }
 
 /* Each --selectors name as the topology's multipath knows it: `rr` is
- * dm's round-robin over iSCSI and NVMe's over nvme-tcp; st over nvme-tcp
- * or numa over iSCSI is refused. */
+ * dm's round-robin over iSCSI and NVMe's over nvme-tcp, where st, hst,
+ * ql and ioa are dm-multipath's over the paths' own subsystems; numa
+ * over iSCSI is refused. */
 static int selectors_of_transport(struct sp_run_plan *plan,
 				  const struct sp_state *st)
 {
-	enum sp_sel_family fam = st->transport == SP_TRANSPORT_NVME_TCP
-					 ? SP_SEL_FAMILY_NVME
-					 : SP_SEL_FAMILY_DM;
+	int nvme = st->transport == SP_TRANSPORT_NVME_TCP;
+	enum sp_sel_family fam = nvme ? SP_SEL_FAMILY_NVME : SP_SEL_FAMILY_DM;
 	size_t i;
 
-	for (i = 0; i < plan->n_sel; i++)
-		if (sp_selector_for_family(plan->sel[i], fam, &plan->sel[i])) {
-			sp_err("run: selector %s does not run on %s's %s "
-			       "(%s)", sp_selector_short_name(plan->sel[i]),
-			       st->topology,
-			       fam == SP_SEL_FAMILY_NVME
-				       ? "native NVMe multipath"
-				       : "dm-multipath map",
-			       fam == SP_SEL_FAMILY_NVME
-				       ? "it has numa, rr, qd; dm over nvme "
-					 "paths is not there yet"
-				       : "numa and qd are NVMe iopolicies");
-			return SP_EXIT_USAGE;
-		}
+	for (i = 0; i < plan->n_sel; i++) {
+		if (!sp_selector_for_family(plan->sel[i], fam, &plan->sel[i]))
+			continue;
+		if (nvme && st->paths[0].has_solo &&
+		    sp_selector_family(plan->sel[i]) == SP_SEL_FAMILY_DM)
+			continue;
+		sp_err("run: selector %s does not run on %s's %s (%s)",
+		       sp_selector_short_name(plan->sel[i]), st->topology,
+		       nvme ? "native NVMe multipath" : "dm-multipath map",
+		       nvme ? "its up made no dm-multipath map over the paths' "
+			      "own subsystems: down and up again"
+			    : "numa and qd are NVMe iopolicies");
+		return SP_EXIT_USAGE;
+	}
 	return 0;
 }
 
 /* The checks that need the system but change nothing on it. */
 static int find_target(struct sp_state *st, struct sp_run_target *t)
 {
+	static struct sp_run_target dm_alt;
 	char err[SP_STATE_ERRLEN], name[128], uuid[160];
 	unsigned int major, minor;
 	int ret = sp_state_load(NULL, st, err, sizeof(err));
@@ -179,22 +180,27 @@ static int find_target(struct sp_state *st, struct sp_run_target *t)
 		sp_err("run: %s", ret == -EINVAL ? err : strerror(-ret));
 		return SP_EXIT_RUNTIME;
 	}
-	if (st->transport == SP_TRANSPORT_NVME_TCP) {
-		/* no map: native multipath's disk, checked as the journal's */
-		minor = 0;
-		goto from_state;
+	/* nvme-tcp: native multipath's disk, checked as the journal's;
+	 * the map over the paths' own subsystems where up made one */
+	minor = 0;
+	if (st->transport != SP_TRANSPORT_NVME_TCP || st->paths[0].has_solo) {
+		ret = sp_run_dm_info(st->map_name, name, sizeof(name), uuid,
+				     sizeof(uuid), &major, &minor);
+		if (ret)
+			return ret == -ENOENT ? SP_EXIT_ENV : SP_EXIT_RUNTIME;
+		if (sp_run_map_is_ours(name, uuid, st->map_name, st->map_uuid,
+				       err, sizeof(err))) {
+			sp_err("run: %s", err);
+			return SP_EXIT_USAGE;
+		}
 	}
-	ret = sp_run_dm_info(st->map_name, name, sizeof(name), uuid,
-			     sizeof(uuid), &major, &minor);
-	if (ret)
-		return ret == -ENOENT ? SP_EXIT_ENV : SP_EXIT_RUNTIME;
-	if (sp_run_map_is_ours(name, uuid, st->map_name, st->map_uuid, err,
-			       sizeof(err))) {
-		sp_err("run: %s", err);
-		return SP_EXIT_USAGE;
-	}
-from_state:
 	ret = sp_run_target_from_state(st, minor, t, err, sizeof(err));
+	if (!ret && st->transport == SP_TRANSPORT_NVME_TCP &&
+	    st->paths[0].has_solo) {
+		ret = sp_run_target_solo(st, minor, t, &dm_alt, err,
+					 sizeof(err));
+		t->dm_alt = ret ? NULL : &dm_alt;
+	}
 	if (ret) {
 		sp_err("run: %s", err);
 		return ret == -EBUSY ? SP_EXIT_USAGE : SP_EXIT_ENV;

@@ -34,7 +34,7 @@ static int exec_selector_set(void *ctx, const struct sp_dm_selector *sel)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	if (x->st->transport == SP_TRANSPORT_NVME_TCP)
+	if (sp_selector_family(sel->kind) == SP_SEL_FAMILY_NVME)
 		ret = sp_bringup_iopolicy_set(&sp_sys_real, x->st, sel->kind,
 					      x->state_dir, err, sizeof(err));
 	else

@@ -33,6 +33,9 @@ struct sp_run_target {
 	int slow[SP_CASE_MAX_PATHS];
 	int64_t delay_ns[SP_CASE_MAX_PATHS];	/* what the slow marks compare */
 	struct sp_dm_selector initial;	/* restored at the end */
+	/* nvme-tcp: dm-multipath's map over the paths' own subsystems,
+	 * which the cases of a dm selector run on; NULL otherwise */
+	const struct sp_run_target *dm_alt;
 	uint64_t scale;			/* k from the journal */
 	int has_resid[SP_CASE_MAX_PATHS];
 	double resid[SP_CASE_MAX_PATHS];	/* calibration, per path */
@@ -45,6 +48,13 @@ struct sp_run_target {
 int sp_run_target_from_state(const struct sp_state *st, unsigned int dm_minor,
 			     struct sp_run_target *t, char *err,
 			     size_t errlen);
+
+/* native's topology as dm-multipath's map dm-<dm_minor> over the
+ * nvme-tcp paths' own subsystems sees it: the map's device, each path's
+ * own hidden disk. -EINVAL with err when the journal has none. */
+int sp_run_target_solo(const struct sp_state *st, unsigned int dm_minor,
+		       const struct sp_run_target *native,
+		       struct sp_run_target *t, char *err, size_t errlen);
 
 /* Each fault's path, as the user named it (a label, a number or a disk:
  * the lookup `slowpath fault` and `delay set` use), becomes that path's

@@ -134,12 +134,48 @@ static void port_plan_links_from_the_path_netns(void **state)
 		"write " CFS "/ports/20017/addr_traddr = 198.18.0.6\n"
 		"write " CFS "/ports/20017/addr_trsvcid = 4420\n"
 		"symlink " CFS "/ports/20017/subsystems/" NQN " -> " CFS
-		"/subsystems/" NQN " in slowpath-up-3fa2-2\n");
+		"/subsystems/" NQN " in slowpath-up-3fa2-2\n"
+		"symlink " CFS "/ports/20017/subsystems/" NQN ".p2 -> " CFS
+		"/subsystems/" NQN ".p2 in slowpath-up-3fa2-2\n");
 	reset();
 	assert_int_equal(sp_nvmet_undo(&mock, &plan, err, sizeof(err)), 0);
 	assert_string_equal(calls,
+		"unlink " CFS "/ports/20017/subsystems/" NQN ".p2\n"
 		"unlink " CFS "/ports/20017/subsystems/" NQN "\n"
 		"rmdir " CFS "/ports/20017\n");
+}
+
+/* each path's own subsystem: the same loop device as namespace 1, a
+ * name of our prefix (down's sweep finds it), none past 223 bytes */
+static void solo_plan_is_the_shared_namespace_under_its_own_nqn(void **state)
+{
+	struct sp_cfs_plan plan;
+	char err[512], nqn[SP_NVMET_NQN_MAX];
+
+	(void)state;
+	two_paths();
+	reset();
+	assert_int_equal(sp_nvmet_plan_solo(&st, &st.paths[0], &plan), 0);
+	assert_int_equal(sp_nvmet_apply(&mock, &plan, err, sizeof(err)), 0);
+	assert_string_equal(calls,
+		"mkdir " CFS "/subsystems/" NQN ".p1\n"
+		"write " CFS "/subsystems/" NQN ".p1/attr_allow_any_host = 1\n"
+		"mkdir " CFS "/subsystems/" NQN ".p1/namespaces/1\n"
+		"write " CFS "/subsystems/" NQN ".p1/namespaces/1/device_path = "
+		"/dev/loop3\n"
+		"write " CFS "/subsystems/" NQN ".p1/namespaces/1/enable = 1\n");
+	assert_int_equal(sp_nvmet_solo_nqn(&st, &st.paths[1], nqn,
+					   sizeof(nqn)), 0);
+	assert_string_equal(nqn, NQN ".p2");
+	assert_true(sp_state_nqn_ok(nqn));
+	memset(st.nqn + strlen(st.nqn), 'x', 222 - strlen(st.nqn));
+	st.nqn[222] = '\0';
+	assert_true(sp_state_nqn_ok(st.nqn));
+	assert_int_equal(sp_nvmet_plan_solo(&st, &st.paths[0], &plan),
+			 -EINVAL);
+	assert_int_equal(plan.n, 0);
+	assert_int_equal(sp_nvmet_plan_port(&st, &st.paths[0], &plan),
+			 -EINVAL);
 }
 
 /* a topology's inline_data is written before the link enables the
@@ -252,6 +288,29 @@ static void journal_records_round_trip(void **state)
 	assert_int_equal(back.head_minor, 1);
 	assert_true(back.steps & (1u << SP_STEP_LOOP));
 	assert_true(back.steps & (1u << SP_STEP_NVMET));
+	/* a path's own subsystem's disks, on the line after its path's */
+	st.paths[1].has_solo = 1;
+	snprintf(st.paths[1].solo_head, sizeof(st.paths[1].solo_head),
+		 "nvme3n1");
+	snprintf(st.paths[1].solo_disk, sizeof(st.paths[1].solo_disk),
+		 "nvme3c5n1");
+	st.paths[1].solo_major = 259;
+	st.paths[1].solo_minor = 7;
+	snprintf(st.paths[1].label, sizeof(st.paths[1].label), "b");
+	assert_int_equal(sp_state_fmt_nvme(&st, line, sizeof(line)), 0);
+	assert_non_null(strstr(line, "head nvme-subsys0 nvme0n1 259:1\n"
+				     "solo 2 nvme3n1 259:7 nvme3c5n1\n"));
+	assert_int_equal(sp_state_fmt_path(&st.paths[1], text, sizeof(text)),
+			 0);
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s", line);
+	memmove(text + 17, text, strlen(text) + 1);
+	memcpy(text, "slowpath-state 1\n", 17);
+	sp_state_init(&back);
+	assert_int_equal(sp_state_parse(text, &back, err, sizeof(err)), 0);
+	assert_true(back.paths[0].has_solo);
+	assert_string_equal(back.paths[0].solo_head, "nvme3n1");
+	assert_string_equal(back.paths[0].solo_disk, "nvme3c5n1");
+	assert_int_equal(back.paths[0].solo_minor, 7);
 	/* an iscsi journal has none */
 	sp_state_init(&back);
 	assert_int_equal(sp_state_fmt_nvme(&back, line, sizeof(line)), 0);
@@ -272,6 +331,13 @@ static void journal_refuses_other_shapes(void **state)
 	assert_int_equal(sp_state_parse("slowpath-state 1\nhead nvme-subsys0 "
 					"../x 1:2\n", &back, err, sizeof(err)),
 			 -EINVAL);
+	/* a solo line of no path, or naming no nvme disk */
+	assert_int_equal(sp_state_parse("slowpath-state 1\nsolo 1 nvme3n1 "
+					"259:7 nvme3c5n1\n", &back, err,
+					sizeof(err)), -EINVAL);
+	assert_int_equal(sp_state_parse("slowpath-state 1\npath 1 a\n"
+					"solo 1 ../x 259:7 nvme3c5n1\n", &back,
+					err, sizeof(err)), -EINVAL);
 	assert_true(sp_state_nvme_disk_ok("nvme0c12n1"));
 	assert_false(sp_state_nvme_disk_ok("nvme0c1n"));
 	assert_false(sp_state_nvme_disk_ok("sda"));
@@ -383,6 +449,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(subsystem_plan),
 		cmocka_unit_test(port_plan_links_from_the_path_netns),
+		cmocka_unit_test(solo_plan_is_the_shared_namespace_under_its_own_nqn),
 		cmocka_unit_test(port_plan_sets_inline_data_before_the_link),
 		cmocka_unit_test(apply_stops_at_failure_naming_it),
 		cmocka_unit_test(undo_goes_on_and_names_what_stayed),

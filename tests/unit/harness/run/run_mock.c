@@ -67,16 +67,27 @@ static int m_selector_set(void *ctx, const struct sp_dm_selector *sel)
 	return 0;
 }
 
-static void diskstats_text(char **text, unsigned long long a,
-			   unsigned long long b, int in_flight)
+static void diskstats_text(const struct run_mock *m, char **text,
+			   unsigned long long a, unsigned long long b,
+			   int in_flight)
 {
-	*text = malloc(512);
-	snprintf(*text, 512,
+	char names[sizeof(m->more_disks)], *name, *save;
+	size_t len = 512 + 128 * 8, used;
+	unsigned int minor = 0;
+
+	*text = malloc(len);
+	used = (size_t)snprintf(*text, len,
 		 "   8       0 sda %llu 0 %llu 100 0 0 0 0 %d 100 100 0 0 0 0 0 0\n"
 		 "   8      16 sdb %llu 0 %llu 400 0 0 0 0 %d 400 400 0 0 0 0 0 0\n"
 		 " 254       0 dm-0 %llu 0 %llu 500 0 0 0 0 %d 500 500 0 0 0 0 0 0\n",
 		 a, a * 8, in_flight, b, b * 8, in_flight, a + b, (a + b) * 8,
 		 2 * in_flight);
+	snprintf(names, sizeof(names), "%s", m->more_disks);
+	for (name = strtok_r(names, " ", &save); name && used < len;
+	     name = strtok_r(NULL, " ", &save))
+		used += (size_t)snprintf(*text + used, len - used,
+			" 259 %7u %s %llu 0 %llu 100 0 0 0 0 %d 100 100 0 0 0 "
+			"0 0 0\n", minor++, name, a, a * 8, in_flight);
 }
 
 static int m_diskstats(void *ctx, char **text)
@@ -87,13 +98,13 @@ static int m_diskstats(void *ctx, char **text)
 	if (!m->timed) {
 		k = (unsigned long long)++m->snapshots * 2048;
 		run_mock_log(m, "ds");
-		diskstats_text(text, k, k, 0);
+		diskstats_text(m, text, k, k, 0);
 		return 0;
 	}
 	advance(m);
 	if (!m->running)	/* the case's snapshots, not the timeline's */
 		run_mock_log(m, "ds");
-	diskstats_text(text, m->ios[0], m->ios[1], 4);
+	diskstats_text(m, text, m->ios[0], m->ios[1], 4);
 	return 0;
 }
 
@@ -120,7 +131,7 @@ static int m_fio_start(void *ctx, const char *const *argv)
 	assert_string_equal(argv[0], "fio");
 	if (argv[1] && argv[2] && !argv[3])
 		check_job_file(m, argv[2]);
-	else
+	else if (!m->any_device)
 		assert_non_null(strstr(argv[3],
 				       "--filename=/dev/mapper/slowpath-t"));
 	m->argv[0] = '\0';

@@ -24,6 +24,8 @@ struct run_mock {
 	int64_t clock;
 	int running, fio_runs, reloads, snapshots, waits;
 	int jobs;		/* fio runs on a composed job file */
+	int any_device;		/* fio may read other than slowpath-t's map */
+	char more_disks[256];	/* untimed: disks counted as sda, " " between */
 	char *fio_json;		/* what fio prints */
 	int fio_status;		/* timed: fio's exit status */
 	const char *fio_err;	/* timed: fio's stderr */

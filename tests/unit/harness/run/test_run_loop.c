@@ -327,83 +327,6 @@ static void job_file_is_composed_per_case(void **state)
 	run_mock_rmtree(dir);
 }
 
-static void slow_paths_from_the_journal(void **state)
-{
-	static struct sp_state st;
-	struct sp_run_target t;
-	char err[256];
-	size_t i;
-
-	(void)state;
-	sp_state_init(&st);
-	strcpy(st.topology, "skew4");
-	strcpy(st.map_name, "slowpath-skew4");
-	strcpy(st.map_uuid, "slowpath-skew4-00aa");
-	sp_dm_selector_init(&st.sel, SP_SEL_HST);
-	st.npaths = 4;
-	for (i = 0; i < 4; i++) {
-		snprintf(st.paths[i].label, sizeof(st.paths[i].label), "p%zu", i);
-		snprintf(st.paths[i].disk, sizeof(st.paths[i].disk), "sd%c",
-			 (char)('b' + i));
-		st.paths[i].has_disk = 1;
-		st.paths[i].read_ns = st.paths[i].write_ns = 5000000;
-	}
-	st.paths[3].read_ns = st.paths[3].write_ns = 20000000;
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
-			 -EINVAL);	/* not complete */
-	assert_non_null(strstr(err, "not fully up"));
-	st.complete = 1;
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
-	assert_string_equal(t.device, "/dev/mapper/slowpath-skew4");
-	assert_string_equal(t.dm_name, "dm-3");
-	assert_string_equal(t.path[3], "sde");
-	assert_int_equal(t.slow[0] + t.slow[1] + t.slow[2], 0);
-	assert_int_equal(t.slow[3], 1);
-	assert_int_equal(t.initial.kind, SP_SEL_HST);
-	/* a netem-delayed path is slow too */
-	st.paths[3].read_ns = st.paths[3].write_ns = 5000000;
-	st.paths[0].netem_ns = 1000000;
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
-	assert_int_equal(t.slow[0], 1);
-	assert_int_equal(t.slow[3], 0);
-	/* equal paths: none is slow */
-	st.paths[0].netem_ns = 0;
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
-	for (i = 0; i < 4; i++)
-		assert_int_equal(t.slow[i], 0);
-	/* a serial path's service counts */
-	st.paths[1].servers = 1;
-	st.paths[1].service_ns = 2000000;
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
-	assert_int_equal(t.slow[1], 1);
-	assert_int_equal(t.slow[0] + t.slow[2] + t.slow[3], 0);
-	/* calibrated: the targets decide, not the injected delays, which
-	 * differ by each path's own cost */
-	for (i = 0; i < 4; i++) {
-		st.paths[i].has_calib = 1;
-		st.paths[i].calib_target_ns = i == 2 ? 90000000 : 30000000;
-		st.paths[i].read_ns = st.paths[i].write_ns = 1000000 * (int64_t)(i + 1);
-	}
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
-	assert_int_equal(t.slow[2], 1);
-	assert_int_equal(t.slow[0] + t.slow[1] + t.slow[3], 0);
-	for (i = 0; i < 4; i++)
-		st.paths[i].has_calib = 0;
-	/* a fault already on a path (issue 23 item 8): refused, named */
-	strcpy(st.paths[1].fault_how, "hang");
-	strcpy(st.paths[1].fault_spec, "path=p1 how=hang");
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
-			 -EBUSY);
-	assert_non_null(strstr(err, "path p1 has a hang fault"));
-	assert_non_null(strstr(err, "slowpath fault p1 restore"));
-	st.paths[1].fault_how[0] = st.paths[1].fault_spec[0] = '\0';
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)), 0);
-	st.paths[2].has_disk = 0;
-	assert_int_equal(sp_run_target_from_state(&st, 3, &t, err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "path p2"));
-}
-
 static int plot_calls;
 static int fake_plot(const char *dir, const char *script, void *ctx)
 {
@@ -543,7 +466,6 @@ int main(void)
 		cmocka_unit_test(fio_failure_stops_the_run),
 		cmocka_unit_test(reload_failures),
 		cmocka_unit_test(job_file_is_composed_per_case),
-		cmocka_unit_test(slow_paths_from_the_journal),
 		cmocka_unit_test(reports_and_plots),
 		cmocka_unit_test(reports_list_cases_as_report_does),
 		cmocka_unit_test(case_records_what_it_ran_under),
