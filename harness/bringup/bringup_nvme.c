@@ -229,9 +229,9 @@ static int dev_of(struct nv *n, const char *disk, unsigned int *major,
 	       sscanf(dev, "%u:%u", major, minor) == 2;
 }
 
-/* One look at the subsystem: its namespace disk and a disk per path.
- * 1 when all are there, 0 not yet. */
-static int look(struct nv *n)
+/* One look at the subsystem: its namespace disk and the disks of its
+ * first want paths. 1 when all are there, 0 not yet. */
+static int look(struct nv *n, size_t want)
 {
 	static char list[8192];
 	char path[320], addr[256], *name, *save, size[32];
@@ -274,7 +274,7 @@ static int look(struct nv *n)
 	    !dev_of(n, n->st->head, &n->st->head_major, &n->st->head_minor))
 		return 0;
 	n->st->sectors = (uint64_t)atoll(size);
-	for (i = 0; i < n->st->npaths; i++) {
+	for (i = 0; i < want; i++) {
 		struct sp_state_path *p = &n->st->paths[i];
 
 		if (ctrl[i] < 0)
@@ -287,27 +287,34 @@ static int look(struct nv *n)
 			found++;
 		}
 	}
-	return found == n->st->npaths;
+	return found == want;
 }
 
-static int find_disks(struct nv *n, unsigned int wait_s)
+/* The namespace is scanned after connect has returned: until the
+ * disks of the first want paths are there. */
+static int wait_disks(struct nv *n, size_t want, unsigned int wait_s)
 {
 	int64_t deadline = sp_now_ns() + (int64_t)wait_s * SP_NSEC_PER_SEC;
-	char line[160];
-	size_t i;
-	int ret;
 
-	/* the namespace is scanned after connect has returned */
-	while (!look(n)) {
+	while (!look(n, want)) {
 		if (sp_bringup_interrupted)
 			return sp_errf(n->err, n->errlen, -EINTR, "interrupted");
 		if (sp_now_ns() >= deadline)
 			return sp_errf(n->err, n->errlen, -ETIMEDOUT, "nvme: "
 				       "subsystem %s's namespace and %zu path "
 				       "disks did not appear within %u s",
-				       n->st->nqn, n->st->npaths, wait_s);
-		n->ops->sleep_ms(n->ops->ctx, 100);
+				       n->st->nqn, want, wait_s);
+		n->ops->sleep_ms(n->ops->ctx, 10);
 	}
+	return 0;
+}
+
+static int find_disks(struct nv *n)
+{
+	char line[160];
+	size_t i;
+	int ret;
+
 	for (i = 0; i < n->st->npaths; i++) {
 		struct sp_state_path *p = &n->st->paths[i];
 
@@ -500,14 +507,19 @@ int sp_bringup_nvme_up(const struct sp_sys_ops *ops, struct sp_state *st,
 		ret = subsys_setup(&n);
 	for (i = 0; !ret && i < st->npaths; i++)
 		ret = port_setup(&n, &st->paths[i]);
-	for (i = 0; !ret && i < st->npaths; i++)
+	/* numa takes the first path the head lists, and the head lists
+	 * its paths as their scans finish, which 6.12 runs after connect
+	 * returns (a slow path's later): each path's disk before the next
+	 * connect, so the topology's order is the head's */
+	for (i = 0; !ret && i < st->npaths; i++) {
 		ret = connect_path(&n, &st->paths[i], 0);
-	/* after every path of the shared one: numa's first path is the
-	 * first whose scan finished there */
+		if (!ret)
+			ret = wait_disks(&n, i + 1, wait_s);
+	}
 	for (i = 0; !ret && i < st->npaths; i++)
 		ret = connect_path(&n, &st->paths[i], 1);
 	if (!ret)
-		ret = find_disks(&n, wait_s);
+		ret = find_disks(&n);
 	if (!ret)
 		ret = find_solo_disks(&n, wait_s);
 	if (!ret)
