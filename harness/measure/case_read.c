@@ -62,6 +62,24 @@ static void get_name(struct rd *r, json_object *o, const char *key, char *dst,
 	}
 }
 
+/* "selector_family", dm or nvme; a case of before it says so by its map */
+static void family_from_json(struct rd *r, json_object *o,
+			     struct sp_case_result *c)
+{
+	if (r->failed)
+		return;
+	if (!json_object_object_get_ex(o, "selector_family", NULL)) {
+		sp_case_family_from_map(c);
+		return;
+	}
+	get_str(r, o, "selector_family", c->family, sizeof(c->family));
+	if (!r->failed && strcmp(c->family, "dm") && strcmp(c->family, "nvme")) {
+		sp_err("%s: \"selector_family\" '%s' is neither dm nor nvme",
+		       r->origin, c->family);
+		r->failed = 1;
+	}
+}
+
 static int64_t get_int(struct rd *r, json_object *o, const char *key,
 		       int64_t min, int64_t max)
 {
@@ -233,6 +251,7 @@ int sp_case_from_json(const char *text, const char *origin,
 	c->numjobs = (int)get_int(&r, root, "numjobs", 1, 65536);
 	paths_from_json(&r, root, c);
 	map_from_json(&r, root, c);
+	family_from_json(&r, root, c);
 	fio_from_json(&r, root, c);
 	if (!r.failed && sp_case_env_from_json(root, c->n_paths, &c->env)) {
 		sp_err("%s: environment: not an object", origin);

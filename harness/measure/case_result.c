@@ -198,6 +198,26 @@ static json_object *dir_to_json(const struct sp_fio_dir *d)
 	return o;
 }
 
+void sp_case_family_from_map(struct sp_case_result *c)
+{
+	int nvme = c->has_map && !strncmp(c->map.name, "nvme", 4);
+
+	snprintf(c->family, sizeof(c->family), "%s", nvme ? "nvme" : "dm");
+}
+
+/* a case made by hand (a test's, say) says nothing: its map tells */
+static const char *case_family(const struct sp_case_result *c)
+{
+	struct sp_case_result m;
+
+	if (c->family[0])
+		return c->family;
+	m.has_map = c->has_map;
+	memcpy(m.map.name, c->map.name, sizeof(m.map.name));
+	sp_case_family_from_map(&m);
+	return !strcmp(m.family, "nvme") ? "nvme" : "dm";
+}
+
 json_object *sp_case_json_object(const struct sp_case_result *c)
 {
 	json_object *o = json_object_new_object(), *paths, *fio;
@@ -206,6 +226,8 @@ json_object *sp_case_json_object(const struct sp_case_result *c)
 	json_object_object_add(o, "slowpath_case", json_object_new_int(SP_CASE_FORMAT));
 	json_object_object_add(o, "topology", json_object_new_string(c->topology));
 	json_object_object_add(o, "selector", json_object_new_string(c->selector));
+	json_object_object_add(o, "selector_family",
+			       json_object_new_string(case_family(c)));
 	json_object_object_add(o, "rw", json_object_new_string(c->rw));
 	json_object_object_add(o, "bs", json_object_new_int64((int64_t)c->bs));
 	json_object_object_add(o, "iodepth", json_object_new_int(c->iodepth));

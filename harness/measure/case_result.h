@@ -30,6 +30,9 @@ struct sp_case_lat {
 struct sp_case_result {
 	char topology[64];
 	char selector[48];	/* as dm-multipath names it, e.g. service-time */
+	/* whose selector: "dm" (dm-multipath's) or "nvme" (native NVMe
+	 * multipath's iopolicy); round-robin is a name of both */
+	char family[8];
 	char rw[16];
 	uint64_t bs;
 	int iodepth, numjobs;
@@ -53,6 +56,10 @@ struct sp_case_result {
 /* A kernel or short selector name -> its short name (service-time ->
  * st, see dm/selector.c); unknown names as given. */
 const char *sp_selector_short(const char *selector);
+
+/* c's family from its map when the case file is older than the
+ * "selector_family" key: native NVMe multipath's disk is nvmeXnY */
+void sp_case_family_from_map(struct sp_case_result *c);
 
 /* Same topology, rw, bs, iodepth, numjobs and kernel: comparable
  * cases. */

@@ -1,4 +1,5 @@
 #include "harness/report/render.h"
+#include "harness/report/render_families.h"
 #include "harness/report/render_kernels.h"
 #include "harness/report/render_lat.h"
 
@@ -7,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The seed's columns, in its order, then what we derive from them. */
 static const enum sp_ds_field seed_cols[] = {
@@ -268,7 +270,9 @@ int sp_render_case(FILE *out, enum sp_format fmt,
 	path_cols(&t, key);
 	ret = path_rows(&t, c, key);
 	if (!ret && fmt != SP_FMT_CSV) {
-		snprintf(tail, sizeof(tail), " selector=%s", c->selector);
+		/* NVMe's round-robin is not dm's: an iopolicy says so */
+		snprintf(tail, sizeof(tail), " selector=%s%s", c->selector,
+			 !strcmp(c->family, "nvme") ? " (nvme iopolicy)" : "");
 		heading(out, fmt, "### ", c, tail);
 	}
 	if (!ret)
@@ -579,6 +583,15 @@ int sp_render_report(FILE *out, enum sp_format fmt,
 			if (i)
 				fputc('\n', out);
 			ret = sp_render_compare(out, fmt, &pairs[i]);
+		}
+		/* nvme-tcp: NVMe's iopolicies beside dm's selectors */
+		if (!ret && sp_case_families_mixed(cases, n)) {
+			fprintf(out, fmt == SP_FMT_MD ? "\n## Both multipath "
+				"families side by side\n\n" : "\n==== both "
+				"multipath families side by side: native NVMe "
+				"(nvme) and dm-multipath (dm) on the same paths; "
+				"shares %% (* slow) ====\n\n");
+			ret = sp_render_families(out, fmt, cases, n);
 		}
 		/* run --kernels: the same cases on each kernel */
 		if (!ret && sp_case_kernels(cases, n, kernels, 2) > 1) {

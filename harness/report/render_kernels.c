@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CELL 96
+#define CELL SP_RENDER_CELL
 
 size_t sp_case_kernels(const struct sp_case_result *cases, size_t n,
 		       const char **kernels, size_t max)
@@ -31,10 +31,8 @@ static int same_row(const struct sp_case_result *a,
 	       a->numjobs == b->numjobs && !strcmp(a->selector, b->selector);
 }
 
-/* "25/25/26/24*": each path's share of the I/Os in percent, in path
- * order, '*' after a slow one; the slow paths' share and the IOPS. */
-static void share_cells(const struct sp_case_result *c, char *shares,
-			char *slow, char *iops)
+void sp_render_share_cells(const struct sp_case_result *c, char *shares,
+			   char *slow, char *iops)
 {
 	uint64_t io[SP_CASE_MAX_PATHS], total, slow_io = 0;
 	size_t p, o = 0;
@@ -109,7 +107,7 @@ int sp_render_kernels(FILE *out, enum sp_format fmt,
 				if (!same_row(&cases[j], &cases[i]) ||
 				    strcmp(cases[j].env.kernel, kernels[k]))
 					continue;
-				share_cells(&cases[j], cellbuf[col],
+				sp_render_share_cells(&cases[j], cellbuf[col],
 					    cellbuf[col + 1], cellbuf[col + 2]);
 				cells[col] = cellbuf[col];
 				cells[col + 1] = cellbuf[col + 1];

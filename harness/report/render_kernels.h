@@ -11,6 +11,12 @@
 #include "harness/report/render_table.h"
 
 #define SP_RENDER_MAX_KERNELS 8
+#define SP_RENDER_CELL 96	/* each buffer sp_render_share_cells fills */
+
+/* "25/25/26/24*": each path's share of the I/Os in percent, in path
+ * order, '*' after a slow one; the slow paths' share and the IOPS. */
+void sp_render_share_cells(const struct sp_case_result *c, char *shares,
+			   char *slow, char *iops);
 
 /* The distinct env.kernel values of the cases in order of appearance
  * (pointers into cases), at most max. Their number. */

@@ -57,6 +57,9 @@ static void case_init(struct sp_case_result *c, const struct sp_run_plan *plan,
 	snprintf(c->topology, sizeof(c->topology), "%s", t->topology);
 	snprintf(c->selector, sizeof(c->selector), "%s",
 		 sp_selector_kernel_name(rc->sel));
+	snprintf(c->family, sizeof(c->family), "%s",
+		 sp_selector_family(rc->sel) == SP_SEL_FAMILY_NVME ? "nvme"
+								    : "dm");
 	snprintf(c->rw, sizeof(c->rw), "%s", rc->rw);
 	c->bs = rc->bs;
 	c->iodepth = rc->iodepth;
