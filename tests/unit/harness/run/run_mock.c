@@ -379,3 +379,19 @@ void run_mock_quiet(enum sp_log_level l, const char *msg, void *ctx)
 {
 	(void)l; (void)msg; (void)ctx;
 }
+
+void run_mock_plan(struct sp_run_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->n_sel = 2;
+	p->sel[0] = SP_SEL_ST;
+	p->sel[1] = SP_SEL_HST;
+	p->n_rw = 1;
+	strcpy(p->rw[0], "randread");
+	p->n_bs = 1;
+	p->bs[0] = 4096;
+	p->n_qd = 1;
+	p->iodepth[0] = 1;
+	p->numjobs = 1;
+	p->size_bytes = 1 << 20;
+}

@@ -57,6 +57,9 @@ struct sp_run_ops run_mock_fault_ops(struct run_mock *m);
  * status (the same failures, no selector args) */
 struct sp_run_ops run_mock_nvme_ops(struct run_mock *m);
 
+/* st,hst x randread x 4k x iodepth 1, one job, 1 MiB each */
+void run_mock_plan(struct sp_run_plan *p);
+
 /* A fresh folder /tmp/NAME.XXXXXX (static storage), and its removal. */
 char *run_mock_tmpdir(const char *name);
 void run_mock_rmtree(const char *dir);

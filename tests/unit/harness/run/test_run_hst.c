@@ -60,18 +60,8 @@ static void setup(struct run_mock *m, struct sp_run_ops *ops,
 	strcpy(t->path[1], "sdb");
 	t->slow[1] = 1;
 	sp_dm_selector_init(&t->initial, SP_SEL_ST);
-	memset(p, 0, sizeof(*p));
-	p->n_sel = 2;
-	p->sel[0] = SP_SEL_ST;
-	p->sel[1] = SP_SEL_HST;
-	p->n_rw = 1;
-	strcpy(p->rw[0], "randread");
-	p->n_bs = 1;
-	p->bs[0] = 4096;
-	p->n_qd = 1;
+	run_mock_plan(p);
 	p->iodepth[0] = 32;
-	p->numjobs = 1;
-	p->size_bytes = 1 << 20;
 }
 
 static void run_hst_names_the_build_and_records_the_skew(void **state)

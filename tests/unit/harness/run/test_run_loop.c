@@ -57,19 +57,9 @@ static void target_init(struct sp_run_target *t)
 /* st,hst x randread x qd 1,8 */
 static void plan_init(struct sp_run_plan *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->n_sel = 2;
-	p->sel[0] = SP_SEL_ST;
-	p->sel[1] = SP_SEL_HST;
-	p->n_rw = 1;
-	strcpy(p->rw[0], "randread");
-	p->n_bs = 1;
-	p->bs[0] = 4096;
+	run_mock_plan(p);
 	p->n_qd = 2;
-	p->iodepth[0] = 1;
 	p->iodepth[1] = 8;
-	p->numjobs = 1;
-	p->size_bytes = 1 << 20;
 }
 
 static size_t count_files(const char *dir, const char *sub, const char *suffix)

@@ -15,22 +15,6 @@
 #include "harness/run/run_loop.h"
 #include "tests/unit/harness/run/run_mock.h"
 
-/* one selector (set by the test) x randread x qd 1 */
-static void plan_init(struct sp_run_plan *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->n_sel = 1;
-	p->sel[0] = SP_SEL_ST;
-	p->n_rw = 1;
-	strcpy(p->rw[0], "randread");
-	p->n_bs = 1;
-	p->bs[0] = 4096;
-	p->n_qd = 1;
-	p->iodepth[0] = 1;
-	p->numjobs = 1;
-	p->size_bytes = 1 << 20;
-}
-
 static void slow_paths_from_the_journal(void **state)
 {
 	static struct sp_state st;
@@ -160,10 +144,8 @@ static void nvme_families_run_on_their_own_disks(void **state)
 	snprintf(m.more_disks, sizeof(m.more_disks), "nvme0n1 nvme0c0n1 "
 		 "nvme0c1n1 nvme2c2n1 nvme3c3n1 dm-4");
 	ops = run_mock_ops(&m);
-	plan_init(&p);
-	p.n_sel = 2;
+	run_mock_plan(&p);
 	p.sel[0] = SP_SEL_NRR;
-	p.sel[1] = SP_SEL_ST;
 	assert_int_equal(sp_run_matrix(&p, &t, NULL, dir, &ops, NULL, &s), 0);
 	assert_int_equal(s.done, 2);
 	assert_non_null(strstr(m.argv_seen, "--filename=/dev/nvme0n1"));

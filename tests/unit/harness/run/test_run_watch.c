@@ -58,18 +58,7 @@ static struct sp_fault fault(const char *path, enum sp_fault_how how,
 /* st,hst x randread x qd 1: two cases */
 static void plan_init(struct sp_run_plan *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->n_sel = 2;
-	p->sel[0] = SP_SEL_ST;
-	p->sel[1] = SP_SEL_HST;
-	p->n_rw = 1;
-	strcpy(p->rw[0], "randread");
-	p->n_bs = 1;
-	p->bs[0] = 4096;
-	p->n_qd = 1;
-	p->iodepth[0] = 1;
-	p->numjobs = 1;
-	p->size_bytes = 1 << 20;
+	run_mock_plan(p);
 }
 
 static char *read_case_file(const char *dir, const char *name)
