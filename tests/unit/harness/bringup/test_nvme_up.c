@@ -112,26 +112,31 @@ static int f_read(void *ctx, const char *path, char *buf, size_t len)
 	int s, k, n;
 
 	(void)ctx;
+	/* %n is set only when the whole literal matched: n stays 0 else */
+	n = 0;
 	if (sscanf(path, "/sys/class/nvme-subsystem/nvme-subsys%d/subsysnqn%n",
-		   &s, &n) == 1 && !path[n]) {
+		   &s, &n) == 1 && n && !path[n]) {
 		if (s == 0)
 			snprintf(buf, len, "%s\n", NQN);
 		else
 			snprintf(buf, len, "%s.p%d\n", NQN, s);
 		return 0;
 	}
+	n = 0;
 	if (sscanf(path, "/sys/class/nvme/nvme%d/address%n", &k, &n) == 1 &&
-	    !path[n] && k < K.nctrl) {
+	    n && !path[n] && k < K.nctrl) {
 		snprintf(buf, len, "traddr=%s,trsvcid=4420\n",
 			 ips[K.path_of[k]]);
 		return 0;
 	}
+	n = 0;
 	if (sscanf(path, "/sys/class/block/nvme%dc%dn1/size%n", &s, &k, &n) == 2 &&
-	    !path[n] && scanned_ctrl(s, k)) {
+	    n && !path[n] && scanned_ctrl(s, k)) {
 		snprintf(buf, len, "4194304\n");
 		return 0;
 	}
-	if (sscanf(path, "/sys/class/block/nvme%dn1/%n", &s, &n) == 1) {
+	n = 0;
+	if (sscanf(path, "/sys/class/block/nvme%dn1/%n", &s, &n) == 1 && n) {
 		for (k = 0; k < K.nctrl; k++)
 			if (scanned_ctrl(s, k))
 				break;
@@ -165,8 +170,9 @@ static int f_list(void *ctx, const char *dir, char *buf, size_t len)
 				}
 		return 0;
 	}
+	n = 0;
 	if (sscanf(dir, "/sys/class/nvme-subsystem/nvme-subsys%d%n", &s, &n) != 1 ||
-	    dir[n])
+	    !n || dir[n])
 		return -ENOENT;
 	for (k = 0; k < K.nctrl; k++)
 		any |= scanned_ctrl(s, k);
