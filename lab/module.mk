@@ -38,3 +38,10 @@ bench-syscalls: $(SLOWPATH) lab install-backend
 .PHONY: bench-injectors
 bench-injectors: $(SLOWPATH) lab install-backend
 	BUILD=$(BUILD) bash lab/bench-injectors.sh
+
+# tests/lab/260's probe of the exact-time clock: a task that only reads it
+LAB_CLOCK_SPIN := $(BUILD)/tests/lab/clock-spin
+ALL_TARGETS += $(LAB_CLOCK_SPIN)
+$(LAB_CLOCK_SPIN): tests/lab/clock-spin.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) -o $@ $<

@@ -32,8 +32,8 @@ HST_WHO="make lab ENGINE=uml"
 HST_LAB_DIR=$SRCDIR/lab
 # shellcheck source=lab/hst-build.sh
 . lab/hst-build.sh
-# shellcheck source=lab/uml-xstate.sh
-. lab/uml-xstate.sh
+# shellcheck source=lab/uml-patches.sh
+. lab/uml-patches.sh
 
 die() { hst_die "$@"; }
 say() { echo "make lab ENGINE=uml: $*"; }
@@ -63,7 +63,7 @@ fi
 
 CUR=$LAB/current-uml-$KERNEL
 # Anything of ours the kernel or the prepared tree is made of makes it stale.
-inputs=(lab/uml-build.sh lab/uml-xstate.sh lab/uml.config lab/hst-build.sh lab/uml-init.sh lab/guest-init.sh)
+inputs=(lab/uml-build.sh lab/uml-patches.sh lab/uml.config lab/hst-build.sh lab/uml-init.sh lab/guest-init.sh)
 PATCH_LIST=() PATCH_ID=""
 if [ -n "${PATCHES:-}" ]; then
 	IFS=, read -ra PATCH_LIST <<<"$PATCHES"
@@ -92,7 +92,7 @@ SRC=$LAB/uml-src-$KERNEL${PATCH_ID:+-p$PATCH_ID}
 OBJ=$LAB/uml-obj-$KERNEL${PATCH_ID:+-p$PATCH_ID}
 # a tree patched by an older transformation (one that did not fit 6.12,
 # say) is extracted again, not built as it is
-src_ident="$ident transforms $({ declare -f hst_check_source hst_patch_bucket_shift hst_patch_5_8 hst_add_5_8_to_makefile hst_patch_prebio hst_add_variant_to_makefile uml_patch_xstate; echo "$HST_BUCKET_SHIFT_BLOCK$HST58_CLOCK_BLOCK"; } | sha256sum | cut -c1-12)"
+src_ident="$ident transforms $({ declare -f hst_check_source hst_patch_bucket_shift hst_patch_5_8 hst_add_5_8_to_makefile hst_patch_prebio hst_add_variant_to_makefile uml_want uml_patch_xstate uml_patch_clock_spin; echo "$HST_BUCKET_SHIFT_BLOCK$HST58_CLOCK_BLOCK"; } | sha256sum | cut -c1-12)"
 if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$src_ident" ]; then
 	say "extracting $TARBALL"
 	rm -rf "$SRC" "$OBJ"
@@ -108,6 +108,7 @@ if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$src_ident" 
 	hst_patch_prebio "$hst" "$SRC/drivers/md/$HSTPB_C"
 	hst_add_variant_to_makefile "$SRC/drivers/md" "$HSTPB_KO" "$HSTPB_C"
 	uml_patch_xstate "$SRC"
+	uml_patch_clock_spin "$SRC"
 	for f in "${PATCH_LIST[@]}"; do
 		say "applying $f"
 		patch -d "$SRC" -p1 --batch --forward <"$f" >"$SRC/.patch.log" 2>&1 || {

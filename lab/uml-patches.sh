@@ -1,0 +1,94 @@
+# shellcheck shell=bash
+# Sourced by lab/uml-build.sh and tests/host/131: our transformations of
+# UML's own source. The caller defines die CODE MESSAGE.
+
+# uml_want FILE COUNT PATCH WHAT GREP-ARGS...: FILE has COUNT lines that
+# grep GREP-ARGS matches, or PATCH does not fit and nothing is changed
+uml_want() {
+	local file=$1 want=$2 patch=$3 what=$4 n
+	shift 4
+	n=$(grep -c "$@" "$file")
+	[ "$n" -eq "$want" ] || die 3 "$file: want $what, found $n; the $patch patch does not fit"
+}
+
+# uml_patch_xstate SRC: UML 6.1 hands the host a fixed 2696-byte XSAVE
+# buffer when it switches FP state through ptrace. A host kernel with
+# AMX (XSAVE of ~11 KB) takes only a buffer of its whole size and fails
+# every switch (EFAULT, "ptrace set fp regs failed", init killed). Our
+# transformation, like the bucket_shift one: room for 16 KiB, and the
+# size the host itself reports at boot on every get and set. Later
+# kernels size it from the host the same way. The declaration is static
+# from 6.12 on; a source it does not fit is refused before any change.
+uml_patch_xstate() {
+	local regs=$1/arch/x86/um/os-Linux/registers.c offs=$1/arch/x86/um/user-offsets.c
+	uml_want "$offs" 1 xstate "one 'DEFINE_LONGS(HOST_FP_SIZE, 2696);'" -F 'DEFINE_LONGS(HOST_FP_SIZE, 2696);'
+	uml_want "$regs" 2 xstate "the two get/set buffer lengths" -P '^\t\tiov.iov_len = FP_SIZE \* sizeof\(unsigned long\);$'
+	uml_want "$regs" 1 xstate "one 'have_xstate_support = 1;'" -P '^\t\thave_xstate_support = 1;$'
+	uml_want "$regs" 1 xstate "one 'int have_xstate_support;'" -E '^(static )?int have_xstate_support;$'
+	sed -i 's/DEFINE_LONGS(HOST_FP_SIZE, 2696);/DEFINE_LONGS(HOST_FP_SIZE, 16384); \/* slowpath: room for AMX *\//' "$offs"
+	awk '
+		/^(static )?int have_xstate_support;$/ {
+			print; print "/* slowpath (lab/uml-build.sh): the XSAVE size the host reports */"
+			print "static unsigned long slowpath_xstate_len = FP_SIZE * sizeof(unsigned long);"; next }
+		/^\t\tiov.iov_len = FP_SIZE \* sizeof\(unsigned long\);$/ {
+			print "\t\tiov.iov_len = slowpath_xstate_len;"; next }
+		/^\t\thave_xstate_support = 1;$/ {
+			print "\t{\n\t\thave_xstate_support = 1;\n\t\tslowpath_xstate_len = iov.iov_len;\n\t}"; next }
+		{ print }' "$regs" >"$regs.slowpath" && mv "$regs.slowpath" "$regs" ||
+		die 3 "patching $regs failed"
+}
+
+# uml_patch_clock_spin SRC: in inf-cpu time only a clock read moves
+# time while a task runs (256 ns a read, arch/um/kernel/time.c), and a
+# read is a syscall: ~40 us of the host's time in a uml guest. A task
+# that waits for time to pass by reading the clock pays that for every
+# 256 ns it waits: fio's start-up calibration (51 spins of 1.28 ms,
+# whatever --clocksource says) took ~10 s of wall per fio run, 0.07 s
+# of simulated time. So from the 65th clock read in a row of one task,
+# with no other syscall between, each read costs twice the one before,
+# up to 1 ms: a 10 ms spin ends in 84 reads (39 063 before). A task that
+# reads the clock between syscalls of its own, as fio does around each
+# I/O, never gets there and reads the clock as before. Another task's
+# syscalls do not end a run: when they did, each tick's work in the
+# guest started the spinner over (157 reads for 10 ms).
+uml_patch_clock_spin() {
+	local sys=$1/arch/um/kernel/skas/syscall.c
+	[ -f "$sys" ] || die 3 "$sys: not found; the clock-spin patch does not fit"
+	uml_want "$sys" 1 clock-spin "one 'void handle_syscall(struct uml_pt_regs *r)'" -x -F 'void handle_syscall(struct uml_pt_regs *r)'
+	uml_want "$sys" 1 clock-spin "one 'syscall = UPT_SYSCALL_NR(r);'" -P '^\tsyscall = UPT_SYSCALL_NR\(r\);$'
+	uml_want "$sys" 1 clock-spin "'#include <linux/time-internal.h>'" -x -F '#include <linux/time-internal.h>'
+	grep -q slowpath_clock_spin "$sys" && die 3 "$sys: already patched"
+	awk '
+		/^void handle_syscall\(struct uml_pt_regs \*r\)$/ {
+			print "/* slowpath (lab/uml-clock-spin.sh): a task spinning on the clock"
+			print " * in inf-cpu time: from its 65th read in a row each costs twice"
+			print " * the one before, up to 1 ms */"
+			print "static void slowpath_clock_spin(int syscall)"
+			print "{"
+			print "\tstatic const void *spinner;"
+			print "\tstatic unsigned int reads;"
+			print ""
+			print "\tif (time_travel_mode != TT_MODE_INFCPU)"
+			print "\t\treturn;"
+			print "\tif (syscall != __NR_clock_gettime && syscall != __NR_gettimeofday &&"
+			print "\t    syscall != __NR_time) {"
+			print "\t\tif (spinner == current)"
+			print "\t\t\tspinner = NULL;"
+			print "\t\treturn;"
+			print "\t}"
+			print "\tif (spinner != current) {"
+			print "\t\tspinner = current;"
+			print "\t\treads = 0;"
+			print "\t}"
+			print "\tif (reads < 64 + 12)"
+			print "\t\treads++;"
+			print "\tif (reads > 64)"
+			print "\t\ttime_travel_ndelay(256UL << (reads - 64));"
+			print "}"
+			print ""
+		}
+		{ print }
+		/^\tsyscall = UPT_SYSCALL_NR\(r\);$/ { print "\tslowpath_clock_spin(syscall);" }
+	' "$sys" >"$sys.slowpath" && mv "$sys.slowpath" "$sys" ||
+		die 3 "patching $sys failed"
+}
