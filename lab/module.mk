@@ -45,3 +45,23 @@ ALL_TARGETS += $(LAB_CLOCK_SPIN)
 $(LAB_CLOCK_SPIN): tests/lab/clock-spin.c
 	@mkdir -p $(@D)
 	$(CC) $(SP_CFLAGS) -o $@ $<
+
+# tests/lab/262's probe of the uml kernel's FP state: vector registers
+# held across a yield and a fault, by threads of one process and another
+LAB_FP_STATE := $(BUILD)/tests/lab/fp-state
+ALL_TARGETS += $(LAB_FP_STATE)
+$(LAB_FP_STATE): tests/lab/fp-state.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) -pthread -o $@ $<
+
+# What a stop of a uml guest's process costs the host, with and without
+# the FP state written back (lab/uml-patches.sh, fp-unchanged)
+LAB_BENCH_PTRACE := $(BUILD)/lab/bench-ptrace
+ALL_TARGETS += $(LAB_BENCH_PTRACE)
+$(LAB_BENCH_PTRACE): lab/bench-ptrace.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) -o $@ $<
+
+.PHONY: bench-ptrace
+bench-ptrace: $(LAB_BENCH_PTRACE)
+	$(LAB_BENCH_PTRACE)

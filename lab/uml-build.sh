@@ -92,7 +92,7 @@ SRC=$LAB/uml-src-$KERNEL${PATCH_ID:+-p$PATCH_ID}
 OBJ=$LAB/uml-obj-$KERNEL${PATCH_ID:+-p$PATCH_ID}
 # a tree patched by an older transformation (one that did not fit 6.12,
 # say) is extracted again, not built as it is
-src_ident="$ident transforms $({ declare -f hst_check_source hst_patch_bucket_shift hst_patch_5_8 hst_add_5_8_to_makefile hst_patch_prebio hst_add_variant_to_makefile uml_want uml_patch_xstate uml_patch_clock_spin uml_patch_fault_around; echo "$HST_BUCKET_SHIFT_BLOCK$HST58_CLOCK_BLOCK"; } | sha256sum | cut -c1-12)"
+src_ident="$ident transforms $({ declare -f hst_check_source hst_patch_bucket_shift hst_patch_5_8 hst_add_5_8_to_makefile hst_patch_prebio hst_add_variant_to_makefile uml_want uml_patch_xstate uml_patch_clock_spin uml_patch_fault_around uml_patch_fp_unchanged; echo "$HST_BUCKET_SHIFT_BLOCK$HST58_CLOCK_BLOCK"; } | sha256sum | cut -c1-12)"
 if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$src_ident" ]; then
 	say "extracting $TARBALL"
 	rm -rf "$SRC" "$OBJ"
@@ -110,6 +110,7 @@ if [ ! -f "$SRC/.tarball-id" ] || [ "$(cat "$SRC/.tarball-id")" != "$src_ident" 
 	uml_patch_xstate "$SRC"
 	uml_patch_clock_spin "$SRC"
 	uml_patch_fault_around "$SRC"
+	uml_patch_fp_unchanged "$SRC"
 	for f in "${PATCH_LIST[@]}"; do
 		say "applying $f"
 		patch -d "$SRC" -p1 --batch --forward <"$f" >"$SRC/.patch.log" 2>&1 || {

@@ -133,3 +133,105 @@ uml_patch_fault_around() {
 	' "$trap" >"$trap.slowpath" && mv "$trap.slowpath" "$trap" ||
 		die 3 "patching $trap failed"
 }
+
+# uml_patch_fp_unchanged SRC: each time a uml guest's process stops
+# (each system call, each fault) UML reads its FP state from the host
+# process (PTRACE_GETREGSET) and writes it back before the process runs
+# on (PTRACE_SETREGSET), though most of the time nothing changed it.
+# The write is what costs: ~20 us of the host's CPU, where a ptrace stop
+# without it costs ~12 and the read ~2 (make bench-ptrace). Our
+# transformation keeps, per host process, the state last read from or
+# written to it, and skips a write of the same bytes to the same
+# process. Only the process itself changes its state, and the main loop
+# reads it back at every stop; what runs there otherwise makes it
+# unknown: the fault handler UML runs in the process (a host signal
+# handler, which saves and clears FP state), and a new process (its pid
+# may be a dead one's). The guest's ptrace writes i387 state directly.
+# Syscall stubs are kernel code built without SSE and run no handler.
+uml_patch_fp_unchanged() {
+	local regs=$1/arch/x86/um/os-Linux/registers.c proc=$1/arch/um/os-Linux/skas/process.c
+	grep -q slowpath_fp "$regs" "$proc" && die 3 "$regs: already patched"
+	uml_want "$regs" 1 fp-unchanged "the xstate patch's length" -x -F 'static unsigned long slowpath_xstate_len = FP_SIZE * sizeof(unsigned long);'
+	uml_want "$regs" 1 fp-unchanged "one PTRACE_GETREGSET of NT_X86_XSTATE" -P '^\t\tif \(ptrace\(PTRACE_GETREGSET, pid, NT_X86_XSTATE, &iov\) < 0\)$'
+	uml_want "$regs" 1 fp-unchanged "one PTRACE_SETREGSET of NT_X86_XSTATE" -P '^\t\tif \(ptrace\(PTRACE_SETREGSET, pid, NT_X86_XSTATE, &iov\) < 0\)$'
+	uml_want "$regs" 1 fp-unchanged "one PTRACE_SETFPREGS" -P '^\tif \(ptrace\(PTRACE_SETFPREGS, pid, 0, fp_regs\) < 0\)$'
+	uml_want "$regs" 1 fp-unchanged "'#include <errno.h>'" -x -F '#include <errno.h>'
+	uml_want "$proc" 1 fp-unchanged "one 'void wait_stub_done(int pid)'" -x -F 'void wait_stub_done(int pid)'
+	uml_want "$proc" 1 fp-unchanged "one fault handler run (PTRACE_CONT with SIGSEGV)" -P '^\terr = ptrace\(PTRACE_CONT, pid, 0, SIGSEGV\);$'
+	uml_want "$proc" 1 fp-unchanged "one clone of userspace_tramp" -P '^\tpid = clone\(userspace_tramp, \(void \*\) sp, flags, \(void \*\) stub_stack\);$'
+	# 6.1 forks a new process from a stub in the parent's; 6.12 clones
+	# every one (start_userspace)
+	[ "$(grep -c -P '^\tpid = data->parent_err;$' "$proc")" -le 1 ] ||
+		die 3 "$proc: more than one 'pid = data->parent_err;'; the fp-unchanged patch does not fit"
+	awk -f - "$regs" >"$regs.slowpath" <<-'AWK' && mv "$regs.slowpath" "$regs" || die 3 "patching $regs failed"
+		/^static unsigned long slowpath_xstate_len = / {
+			print
+			print "/* slowpath (lab/uml-patches.sh): the FP state each host process"
+			print " * holds, as last read from or written to it (pid 0: not known) */"
+			print "#define SLOWPATH_FP_KNOWN 64"
+			print "static struct {"
+			print "\tint pid;"
+			print "\tunsigned long state[FP_SIZE];"
+			print "} slowpath_fp[SLOWPATH_FP_KNOWN];"
+			print ""
+			print "void slowpath_fp_forget(int pid);"
+			print "void slowpath_fp_forget(int pid)"
+			print "{"
+			print "\tunsigned int i;"
+			print ""
+			print "\tfor (i = 0; i < SLOWPATH_FP_KNOWN; i++)"
+			print "\t\tif (pid < 0 || slowpath_fp[i].pid == pid)"
+			print "\t\t\tslowpath_fp[i].pid = 0;"
+			print "}"
+			print ""
+			print "static void slowpath_fp_known(int pid, const unsigned long *fp_regs)"
+			print "{"
+			print "\tunsigned int i = (unsigned int)pid % SLOWPATH_FP_KNOWN;"
+			print ""
+			print "\tmemcpy(slowpath_fp[i].state, fp_regs, slowpath_xstate_len);"
+			print "\tslowpath_fp[i].pid = pid;"
+			print "}"
+			print ""
+			print "static int slowpath_fp_holds(int pid, const unsigned long *fp_regs)"
+			print "{"
+			print "\tunsigned int i = (unsigned int)pid % SLOWPATH_FP_KNOWN;"
+			print ""
+			print "\treturn slowpath_fp[i].pid == pid &&"
+			print "\t       !memcmp(slowpath_fp[i].state, fp_regs, slowpath_xstate_len);"
+			print "}"
+			next
+		}
+		/^\t\tif \(ptrace\(PTRACE_GETREGSET, pid, NT_X86_XSTATE, &iov\) < 0\)$/ {
+			print "\t\tif (ptrace(PTRACE_GETREGSET, pid, NT_X86_XSTATE, &iov) < 0) {"
+			print "\t\t\tslowpath_fp_forget(pid);"
+			print "\t\t\treturn -errno;"
+			print "\t\t}"
+			print "\t\tslowpath_fp_known(pid, fp_regs);"
+			getline; next
+		}
+		/^\t\tif \(ptrace\(PTRACE_SETREGSET, pid, NT_X86_XSTATE, &iov\) < 0\)$/ {
+			print "\t\tif (slowpath_fp_holds(pid, fp_regs))"
+			print "\t\t\treturn 0;"
+			print "\t\tif (ptrace(PTRACE_SETREGSET, pid, NT_X86_XSTATE, &iov) < 0) {"
+			print "\t\t\tslowpath_fp_forget(pid);"
+			print "\t\t\treturn -errno;"
+			print "\t\t}"
+			print "\t\tslowpath_fp_known(pid, fp_regs);"
+			getline; next
+		}
+		/^\tif \(ptrace\(PTRACE_SETFPREGS, pid, 0, fp_regs\) < 0\)$/ { print "\tslowpath_fp_forget(pid);" }
+		/^#include <errno.h>$/ { print; print "#include <string.h>"; next }
+		{ print }
+	AWK
+	awk -f - "$proc" >"$proc.slowpath" <<-'AWK' && mv "$proc.slowpath" "$proc" || die 3 "patching $proc failed"
+		/^void wait_stub_done\(int pid\)$/ {
+			print "/* slowpath (lab/uml-patches.sh): the FP state a host process"
+			print " * holds is no longer known (-1: no process's is) */"
+			print "extern void slowpath_fp_forget(int pid);"
+			print ""
+		}
+		{ print }
+		/^\terr = ptrace\(PTRACE_CONT, pid, 0, SIGSEGV\);$/ { print "\tslowpath_fp_forget(pid);" }
+		/^\tpid = clone\(userspace_tramp, / || /^\tpid = data->parent_err;$/ { print "\tslowpath_fp_forget(-1);" }
+	AWK
+}
