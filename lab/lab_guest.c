@@ -36,7 +36,8 @@ struct guest {
 };
 
 /* Turns what the guest left in the exchange share into our exit code. */
-static int guest_verdict(const char *xchg, const char *log, int vm_status)
+static int guest_verdict(const char *xchg, const char *log, const char *engine,
+			 int vm_status)
 {
 	char *error = sp_lab_read_small(xchg, "error");
 	char *status = sp_lab_read_small(xchg, "status");
@@ -49,7 +50,7 @@ static int guest_verdict(const char *xchg, const char *log, int vm_status)
 		ret = code;
 	} else {
 		sp_err("lab: the VM stopped without the command's exit status "
-		       "(qemu %s %d; console log: %s)",
+		       "(%s %s %d; console log: %s)", engine,
 		       WIFEXITED(vm_status) ? "exit" : "signal",
 		       WIFEXITED(vm_status) ? WEXITSTATUS(vm_status) :
 					      WTERMSIG(vm_status), log);
@@ -237,7 +238,8 @@ static int boot_and_wait(struct guest *g, int64_t timeout)
 	if (ret)
 		return failure_code(ret, timeout, g->log);
 	g->pid = -1;
-	return g->ops->after(&g->vm, guest_verdict(g->xchg, g->log, status));
+	return g->ops->after(&g->vm, guest_verdict(g->xchg, g->log,
+						     sp_lab_engine_name(g->vm.engine), status));
 }
 
 int sp_lab_guest(const struct sp_lab_engines *e, enum sp_lab_mode mode,
