@@ -138,8 +138,8 @@ uml_patch_fault_around() {
 # (each system call, each fault) UML reads its FP state from the host
 # process (PTRACE_GETREGSET) and writes it back before the process runs
 # on (PTRACE_SETREGSET), though most of the time nothing changed it.
-# The write is what costs: ~20 us of the host's CPU, where a ptrace stop
-# without it costs ~12 and the read ~2 (make bench-ptrace). Our
+# The write is what costs: ~37 us of the host's CPU, where a stop
+# without it costs ~19, the read ~2 of those (make bench-ptrace). Our
 # transformation keeps, per host process, the state last read from or
 # written to it, and skips a write of the same bytes to the same
 # process. Only the process itself changes its state, and the main loop
