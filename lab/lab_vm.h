@@ -18,6 +18,10 @@
 #define SP_LAB_PORT_OUT "sp.out"
 #define SP_LAB_PORT_ERR "sp.err"
 
+/* The qemu guest's CPU: all TCG has, less what it emulates slowly
+ * (lab_vm.c, push_machine). */
+#define SP_LAB_QEMU_CPU "max,erms=off,fsrm=off,la57=off"
+
 #define SP_LAB_GUEST_PATH \
 	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 

@@ -65,6 +65,9 @@ static void test_argv_tcg_no_nic_no_display(void **state)
 	assert_string_equal(sv.v[0], vm.qemu);
 	assert_null(sv.v[sv.n]);
 	assert_string_equal(argv_value(&sv, "-accel"), "tcg");
+	/* what TCG emulates slowly is off: byte-wise rep movsb, 5-level
+	 * paging */
+	assert_string_equal(argv_value(&sv, "-cpu"), "max,erms=off,fsrm=off,la57=off");
 	assert_string_equal(argv_value(&sv, "-nic"), "none");
 	assert_string_equal(argv_value(&sv, "-display"), "none");
 	assert_int_equal(argv_index(&sv, "-enable-kvm"), -1);
