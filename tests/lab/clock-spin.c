@@ -39,7 +39,7 @@ static long long first_step_max(int *tries)
 	long long best = -1, max, prev, now;
 	int i;
 
-	for (*tries = 1; *tries <= FIRST_TRIES; ++*tries) {
+	for (*tries = 1;; ++*tries) {
 		end_run();
 		max = 0;
 		prev = now_ns();
@@ -51,12 +51,9 @@ static long long first_step_max(int *tries)
 		}
 		if (best < 0 || max < best)
 			best = max;
-		if (best <= 256)
-			break;
+		if (best <= 256 || *tries == FIRST_TRIES)
+			return best;
 	}
-	if (*tries > FIRST_TRIES)
-		*tries = FIRST_TRIES;
-	return best;
 }
 
 int main(int argc, char **argv)
