@@ -69,10 +69,19 @@ ln -sfn /proc/self/fd/2 /newroot/dev/stderr
 mkdir -p /newroot/run/lock/iscsi /newroot/run/user
 hostname slowpath-lab
 ip link set lo up || fail "cannot bring up lo"
-# The guest is not the host: the host's iSCSI node records and multipath
-# bindings must not leak into an experiment.
+# The guest is not the host: the host's iSCSI records (Debian's are
+# under /etc/iscsi) and multipath bindings must not leak into an
+# experiment; /etc/iscsi is a RAM folder with iscsid.conf and the
+# initiator name alone (as lab/uml-init.sh makes it).
 rm -rf /newroot/etc/multipath/wwids /newroot/etc/multipath/bindings \
 	/newroot/var/lib/iscsi/nodes /newroot/var/lib/iscsi/send_targets
+if [ -d /newroot/etc/iscsi ]; then
+	cp /newroot/etc/iscsi/iscsid.conf /iscsid.conf 2>/dev/null
+	cp /newroot/etc/iscsi/initiatorname.iscsi /initiatorname.iscsi 2>/dev/null
+	mount -t tmpfs -o mode=755,nosuid,nodev iscsi /newroot/etc/iscsi ||
+		fail "cannot mount the guest's /etc/iscsi"
+	cp /iscsid.conf /initiatorname.iscsi /newroot/etc/iscsi/ 2>/dev/null
+fi
 
 [ "$LAB_MODE" = run ] && echo "lab initrd: switch_root at $(cut -d' ' -f1 /proc/uptime) s" >/dev/console
 umount /proc /sys

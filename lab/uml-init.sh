@@ -61,13 +61,21 @@ mount -t tmpfs -o mode=700 root $NEW/root
 mkdir -p $NEW/run/lock/iscsi $NEW/run/user
 hostname slowpath-lab
 ip link set lo up || fail "cannot bring up lo"
-# The guest is not the host: its iSCSI node records, multipath bindings
-# and initiator name are its own (the host's name is root-only anyway).
+# The guest is not the host: its iSCSI records, multipath bindings and
+# initiator name are its own. Debian keeps the records under /etc/iscsi
+# (nodes, send_targets, ifaces), root's alone (0700): through hostfs
+# this kernel reads them as a host user of no rights, and on a host
+# that had ever run a discovery every `up` in the guest failed "No
+# records found". So /etc/iscsi is a RAM folder with iscsid.conf alone.
 rm -rf $NEW/etc/multipath/wwids $NEW/etc/multipath/bindings \
-	$NEW/var/lib/iscsi/nodes $NEW/var/lib/iscsi/send_targets \
-	$NEW/etc/iscsi/initiatorname.iscsi
-[ -d $NEW/etc/iscsi ] &&
+	$NEW/var/lib/iscsi/nodes $NEW/var/lib/iscsi/send_targets
+if [ -d $NEW/etc/iscsi ]; then
+	conf=$(cat $NEW/etc/iscsi/iscsid.conf 2>/dev/null)
+	mount -t tmpfs -o mode=755,nosuid,nodev iscsi $NEW/etc/iscsi ||
+		fail "cannot mount the guest's /etc/iscsi"
+	[ -z "$conf" ] || printf '%s\n' "$conf" >$NEW/etc/iscsi/iscsid.conf
 	echo "InitiatorName=iqn.2005-03.org.open-iscsi:slowpath-lab" >$NEW/etc/iscsi/initiatorname.iscsi
+fi
 
 # The kernel under test (make lab ENGINE=uml PATCHES=...): every case
 # records which patches it ran on, "sha256 name" a patch, ';' between.
