@@ -2,6 +2,10 @@
 # module.mk; this file only knows how to compile, link and test them.
 
 BUILD    ?= build
+# Debian's source of the installed tgt, unpacked for its headers
+# (mk/tgt-source.sh): the backing store and tgtd's management socket are
+# built against exactly what tgtd was built from.
+TGT_SRC_DIR ?= $(BUILD)/tgt-src
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 # Libraries every component may use; make deps installs them.
@@ -74,7 +78,8 @@ ASAN_BUILD := $(BUILD)/asan
 ASAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	       -fno-sanitize-recover=all
 asan-tests:
-	$(MAKE) -s -j$$(nproc) BUILD=$(ASAN_BUILD) CFLAGS='$(ASAN_CFLAGS)' unit-tests
+	$(MAKE) -s -j$$(nproc) BUILD=$(ASAN_BUILD) TGT_SRC_DIR=$(TGT_SRC_DIR) \
+		CFLAGS='$(ASAN_CFLAGS)' unit-tests
 
 check-asan:
 	tests/run asan

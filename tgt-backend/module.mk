@@ -8,7 +8,6 @@ UNIT_TESTS += tests/unit/tgt-backend/test_delayq.c tests/unit/tgt-backend/test_d
 	tests/unit/tgt-backend/test_jitter.c tests/unit/tgt-backend/test_wakeup.c \
 	tests/unit/tgt-backend/test_delay_servers.c tests/unit/tgt-backend/test_delay_fault.c
 
-TGT_SRC_DIR := $(BUILD)/tgt-src
 BS_DELAY_SO := $(BUILD)/tgt-backend/bs_delay.so
 BS_DELAY_COMMON := common/log.c common/units.c common/opttab.c common/file.c common/lat_hist.c \
 	common/dist.c
@@ -18,8 +17,9 @@ BS_DELAY_CFLAGS = $(SP_CFLAGS) -isystem $(TGT_SRC_DIR)/usr -Dtypeof=__typeof__ \
 	-fvisibility=hidden -pthread
 ALL_TARGETS += $(BS_DELAY_SO)
 
+# (asan's tree shares the main one's: BUILD names where it is)
 $(TGT_SRC_DIR)/.slowpath-version:
-	bash mk/tgt-source.sh
+	BUILD=$(patsubst %/tgt-src,%,$(TGT_SRC_DIR)) bash mk/tgt-source.sh
 
 $(BUILD)/obj/bs/%.o: %.c $(TGT_SRC_DIR)/.slowpath-version
 	@mkdir -p $(@D)

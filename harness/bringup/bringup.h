@@ -188,13 +188,14 @@ int sp_bringup_up(const struct sp_sys_ops *ops, const struct sp_topo *topo,
 		  const struct sp_up_opts *o, const char *state_dir, char *err,
 		  size_t errlen);
 
-/* The topology's iSCSI timeouts (replacement_timeout, noop_out_interval,
- * noop_out_timeout) into every node record of st->iqn, after discovery
- * made them and before login reads them; unset ones keep iscsid's.
+/* Into every node record of st->iqn, after discovery made them and
+ * before login reads them, in one iscsiadm: the CHAP credentials (secret
+ * NULL: none) and the topology's iSCSI timeouts (replacement_timeout,
+ * noop_out_interval, noop_out_timeout; unset ones keep iscsid's).
  * (bringup_failover.c) 0 or -errno with err. */
-int sp_bringup_iscsi_timeouts(const struct sp_sys_ops *ops,
-			      const struct sp_state *st, char *err,
-			      size_t errlen);
+int sp_bringup_node_settings(const struct sp_sys_ops *ops,
+			     const struct sp_state *st, const char *secret,
+			     char *err, size_t errlen);
 
 /* Starts path p's tgtd again exactly as up did (control port, portal,
  * target, LUN with the same SCSI id and serial, IQN, address ACL, CHAP,

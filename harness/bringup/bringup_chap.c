@@ -131,31 +131,6 @@ int sp_bringup_chap_target(const struct sp_sys_ops *ops,
 	return r ? sp_sys_failed(ops, r, what, err, errlen) : 0;
 }
 
-int sp_bringup_chap_initiator(const struct sp_sys_ops *ops,
-			      const struct sp_state *st, const char *secret,
-			      char *err, size_t errlen)
-{
-	const char *const names[] = { "node.session.auth.authmethod",
-				      "node.session.auth.username",
-				      "node.session.auth.password" };
-	const char *values[] = { "CHAP", st->chap_user, secret };
-	char what[96];
-	size_t i;
-	int r;
-
-	for (i = 0; i < 3; i++) {
-		r = sp_sys_runv(ops, NULL, 0, "iscsiadm", "-m", "node", "-T",
-				st->iqn, "-o", "update", "-n", names[i], "-v",
-				values[i], NULL);
-		if (r) {
-			snprintf(what, sizeof(what), "iscsiadm update %s",
-				 names[i]);
-			return sp_sys_failed(ops, r, what, err, errlen);
-		}
-	}
-	return 0;
-}
-
 int sp_bringup_chap_remove(const char *dir)
 {
 	char path[512];

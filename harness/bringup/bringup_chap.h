@@ -37,12 +37,6 @@ int sp_bringup_chap_target(const struct sp_sys_ops *ops,
 			   const struct sp_state_path *p, const char *user,
 			   const char *secret, char *err, size_t errlen);
 
-/* The credentials into every node record of st->iqn (all portals at
- * once), after discovery made them and before login. */
-int sp_bringup_chap_initiator(const struct sp_sys_ops *ops,
-			      const struct sp_state *st, const char *secret,
-			      char *err, size_t errlen);
-
 /* Removes the secret file; 0 when it is gone (or never was). */
 int sp_bringup_chap_remove(const char *dir);
 

@@ -1,38 +1,58 @@
-/* The initiator's side of failover at `up`: the iSCSI timeouts that
- * decide how fast a silent or dead connection fails its I/O up to the
- * map (see docs/faults.md). */
+/* The initiator's side at `up`: the node records' CHAP credentials and
+ * the iSCSI timeouts that decide how fast a silent or dead connection
+ * fails its I/O up to the map (see docs/faults.md). */
 #include "harness/bringup/bringup.h"
 
 #include <stdio.h>
 
-int sp_bringup_iscsi_timeouts(const struct sp_sys_ops *ops,
-			      const struct sp_state *st, char *err,
-			      size_t errlen)
+/* One iscsiadm for every setting (it takes -n/-v pairs in a row): a
+ * started process costs a guest of the lab ~35 ms of the host's CPU. */
+int sp_bringup_node_settings(const struct sp_sys_ops *ops,
+			     const struct sp_state *st, const char *secret,
+			     char *err, size_t errlen)
 {
 	const struct sp_initiator *in = &st->init;
-	const char *const names[] = {
+	const char *const timeo_names[] = {
 		"node.session.timeo.replacement_timeout",
 		"node.conn[0].timeo.noop_out_interval",
 		"node.conn[0].timeo.noop_out_timeout",
 	};
-	const int values[] = { in->replacement_timeout, in->noop_out_interval,
-			       in->noop_out_timeout };
-	char v[16], what[96];
-	size_t i;
+	const int timeo_values[] = { in->replacement_timeout,
+				     in->noop_out_interval,
+				     in->noop_out_timeout };
+	const char *argv[8 + 4 * 6 + 1] = { "iscsiadm", "-m", "node", "-T",
+					    st->iqn, "-o", "update" };
+	char v[3][16];
+	size_t i, n = 7;
 	int r;
 
-	for (i = 0; i < 3; i++) {
-		if (values[i] < 0)
-			continue;
-		snprintf(v, sizeof(v), "%d", values[i]);
-		r = sp_sys_runv(ops, NULL, 0, "iscsiadm", "-m", "node", "-T",
-				st->iqn, "-o", "update", "-n", names[i], "-v",
-				v, NULL);
-		if (r) {
-			snprintf(what, sizeof(what), "iscsiadm update %s",
-				 names[i]);
-			return sp_sys_failed(ops, r, what, err, errlen);
+	if (secret) {
+		const char *const chap[] = {
+			"node.session.auth.authmethod", "CHAP",
+			"node.session.auth.username", st->chap_user,
+			"node.session.auth.password", secret,
+		};
+
+		for (i = 0; i < 6; i += 2) {
+			argv[n++] = "-n";
+			argv[n++] = chap[i];
+			argv[n++] = "-v";
+			argv[n++] = chap[i + 1];
 		}
 	}
-	return 0;
+	for (i = 0; i < 3; i++) {
+		if (timeo_values[i] < 0)
+			continue;
+		snprintf(v[i], sizeof(v[i]), "%d", timeo_values[i]);
+		argv[n++] = "-n";
+		argv[n++] = timeo_names[i];
+		argv[n++] = "-v";
+		argv[n++] = v[i];
+	}
+	if (n == 7)
+		return 0;	/* nothing to set */
+	argv[n] = NULL;
+	r = ops->run(ops->ctx, argv, NULL, 0);
+	return r ? sp_sys_failed(ops, r, "iscsiadm update of the node records",
+				 err, errlen) : 0;
 }

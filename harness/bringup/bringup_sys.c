@@ -3,6 +3,7 @@
  * /proc for "is that pid still our tgtd". */
 #include "harness/bringup/bringup.h"
 #include "harness/bringup/nvmet.h"
+#include "harness/bringup/tgt_mgmt.h"
 
 #include "common/file.h"
 #include "common/log.h"
@@ -54,6 +55,15 @@ static int real_run(void *ctx, const char *const *argv, char *out,
 	(void)ctx;
 	if (out && outlen)
 		out[0] = '\0';
+	/* tgtd's socket in-process: no process started, no secret on an
+	 * argv (tgt_mgmt.h) */
+	ret = sp_tgt_mgmt_run(argv, out, outlen, last_stderr,
+			      sizeof(last_stderr), RUN_TIMEOUT_MS);
+	if (ret != -ENOTSUP) {
+		if (ret && last_stderr[0])
+			sp_debug("%s: exit %d: %s", argv[0], ret, last_stderr);
+		return ret;
+	}
 	sp_proc_init(&p);
 	ret = sp_proc_run(&p, argv, &o);
 	if (ret == -ETIMEDOUT)

@@ -367,11 +367,10 @@ static int login_all(struct up *u)
 		if (ret)
 			return ret;
 	}
-	ret = sp_bringup_chap_initiator(u->ops, u->st, u->chap_secret, u->err,
-					u->errlen);
-	if (ret)
-		return ret;
-	ret = sp_bringup_iscsi_timeouts(u->ops, u->st, u->err, u->errlen);
+	/* CHAP and timeouts into the records discovery made, before login
+	 * reads them */
+	ret = sp_bringup_node_settings(u->ops, u->st, u->chap_secret, u->err,
+				       u->errlen);
 	if (ret)
 		return ret;
 	/* one call logs in to every portal of the IQN in parallel */

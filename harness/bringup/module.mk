@@ -14,7 +14,13 @@ LIB_SRCS += harness/bringup/state_parse.c harness/bringup/state_file.c \
 	    harness/bringup/nvmet_plan.c harness/bringup/nvmet_sys.c \
 	    harness/bringup/nvme_serial.c \
 	    harness/bringup/bringup_hst.c harness/bringup/calib.c \
-	    harness/bringup/bringup_do.c
+	    harness/bringup/bringup_do.c \
+	    harness/bringup/tgt_mgmt.c harness/bringup/tgt_mgmt_wire.c
+# tgtd's management socket carries tgt's own struct (tgtadm.h)
+TGT_WIRE_OBJS := $(BUILD)/obj/harness/bringup/tgt_mgmt_wire.o \
+		 $(BUILD)/obj/tests/unit/harness/bringup/test_tgt_mgmt_wire.o
+$(TGT_WIRE_OBJS): SP_CFLAGS += -isystem $(TGT_SRC_DIR)/usr
+$(TGT_WIRE_OBJS): $(TGT_SRC_DIR)/.slowpath-version
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup.c \
 	      tests/unit/harness/bringup/test_bringup_live.c \

@@ -115,18 +115,18 @@ static void every_target_and_the_initiator_get_chap(void **state)
 	assert_int_equal(ran("--mode account --user"), 3);
 	assert_int_equal(ran("--mode account --tid 1 --user"), 3);
 
-	/* the node records, between discovery and login */
+	/* the node records, between discovery and login, in one update */
 	snprintf(need, sizeof(need), "iscsiadm -m node -T %s -o update -n "
-		 "node.session.auth.authmethod -v CHAP", st.iqn);
+		 "node.session.auth.authmethod -v CHAP -n "
+		 "node.session.auth.username -v %s -n "
+		 "node.session.auth.password -v %s", st.iqn, st.chap_user,
+		 secret);
 	assert_int_equal(ran(need), 1);
+	assert_int_equal(ran("-o update"), 1);
 	assert_true(first(need) > last("iscsiadm -m discovery"));
-	snprintf(need, sizeof(need), "iscsiadm -m node -T %s -o update -n "
-		 "node.session.auth.username -v %s", st.iqn, st.chap_user);
-	assert_int_equal(ran(need), 1);
-	snprintf(need, sizeof(need), "iscsiadm -m node -T %s -o update -n "
-		 "node.session.auth.password -v %s", st.iqn, secret);
-	assert_int_equal(ran(need), 1);
 	assert_true(last("-o update -n node.session.auth") < first("--login"));
+	/* the topology set no timeout: iscsid keeps its own */
+	assert_int_equal(ran("timeo"), 0);
 
 	/* the journal names the user, never the secret */
 	snprintf(need, sizeof(need), "%s/state", dir);
@@ -135,6 +135,22 @@ static void every_target_and_the_initiator_get_chap(void **state)
 	assert_non_null(strstr(text, need));
 	assert_null(strstr(text, secret));
 	free(text);
+}
+
+/* what the topology sets, in the same iscsiadm as the credentials */
+static void timeouts_ride_in_the_same_update(void **state)
+{
+	struct sp_state st;
+
+	(void)state;
+	topo.init.replacement_timeout = 5;
+	topo.init.noop_out_timeout = 0;
+	up_ok(&st);
+	assert_int_equal(ran("-o update"), 1);
+	assert_int_equal(ran("-v CHAP -n node.session.auth.username"), 1);
+	assert_int_equal(ran("-n node.session.timeo.replacement_timeout -v 5 "
+			     "-n node.conn[0].timeo.noop_out_timeout -v 0"), 1);
+	assert_int_equal(ran("noop_out_interval"), 0);
 }
 
 static void down_removes_the_secret(void **state)
@@ -224,8 +240,8 @@ static void a_failed_account_names_no_secret(void **state)
 	M.fail_match = "node.session.auth.password";
 	assert_int_equal(sp_bringup_up(&mock_ops, &topo, &o, dir, err,
 				       sizeof(err)), -EIO);
-	assert_non_null(strstr(err, "iscsiadm update "
-				    "node.session.auth.password failed"));
+	assert_non_null(strstr(err, "iscsiadm update of the node records "
+				    "failed"));
 	secret_from_cmds(secret, sizeof(secret));
 	assert_null(strstr(err, secret));
 	assert_int_equal(ran("--login"), 0);
@@ -256,6 +272,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(random_is_alnum_and_differs),
 		T(every_target_and_the_initiator_get_chap),
+		T(timeouts_ride_in_the_same_update),
 		T(down_removes_the_secret),
 		T(a_planted_link_is_not_followed),
 		T(a_state_dir_others_may_write_is_refused),
