@@ -324,6 +324,11 @@ int sp_bringup_iopolicy_set(const struct sp_sys_ops *ops, struct sp_state *st,
 void sp_bringup_nvme_down(const struct sp_sys_ops *ops,
 			  const struct sp_state *st, char *left, size_t len);
 
+/* 1 when the kernel has module mod: /sys/module shows it, or it is built
+ * in (modules.builtin of the running release names it). Else 0: modprobe
+ * may still load it. */
+int sp_bringup_module_present(const struct sp_sys_ops *ops, const char *mod);
+
 /* Shared helpers of the bring-up files. */
 int sp_sys_runv(const struct sp_sys_ops *ops, char *out, size_t outlen,
 		const char *arg0, ...) __attribute__((sentinel));

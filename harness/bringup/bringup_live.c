@@ -151,7 +151,8 @@ int sp_bringup_load_selector(const struct sp_sys_ops *ops,
 	if (!s)
 		return sp_errf(err, errlen, -EINVAL, "no selector %d", (int)kind);
 	snprintf(path, sizeof(path), "/sys/module/%s", s->module);
-	if (ops->exists(ops->ctx, path)) {
+	if (ops->exists(ops->ctx, path) ||
+	    (!s->ko_path[0] && sp_bringup_module_present(ops, s->module))) {
 		ret = s->ko_path[0] ? replace_loaded(ops, s, err, errlen) : 0;
 		if (ret <= 0)
 			return ret;

@@ -61,6 +61,7 @@ struct mock {
 	const char *die_match;
 	int map_exists, iscsid_up, have_delay_store;
 	const char *absent_module;	/* /sys/module/<it> is missing */
+	const char *builtin_list;	/* modules.builtin ("": none) */
 	const char *addr_out, *netns_out, *links_out, *dm_info_out;
 	const char *dm_table_out, *dm_status_out, *session_out;
 	int logged_in;

@@ -57,6 +57,11 @@ int m_read_file(void *ctx, const char *path, char *buf, size_t len)
 		delay_opts_format(store_of(sn), buf + n, len - (size_t)n);
 		return 0;
 	}
+	if (M.builtin_list && !strncmp(path, "/lib/modules/", 13) &&
+	    strstr(path, "/modules.builtin")) {
+		snprintf(buf, len, "%s", M.builtin_list);
+		return 0;
+	}
 	if (!strcmp(path, "/proc/net/unix")) {
 		snprintf(buf, len, "Num RefCount Protocol Flags Type St Inode "
 			 "Path\n%s", M.iscsid_up ? "0000: 00000002 00000000 "

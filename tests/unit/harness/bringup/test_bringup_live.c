@@ -258,6 +258,23 @@ static void selector_switch_in_process(void **state)
 	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.sel.kind, SP_SEL_QL);
 
+	/* built in without parameters (the uml kernel's round-robin): no
+	 * /sys/module entry, modules.builtin names it, no modprobe */
+	M.absent_module = "dm_round_robin";
+	M.builtin_list = "kernel/drivers/md/dm-round-robin.ko\n";
+	M.ncmds = 0;
+	sp_dm_selector_init(&sel, SP_SEL_RR);
+	ret = sp_bringup_selector_set(&mock_ops, &st, &sel, dir, err,
+				      sizeof(err));
+	if (ret)
+		fail_msg("selector: %s", err);
+	assert_int_equal(ran("modprobe"), 0);
+	M.absent_module = NULL;
+	sp_dm_selector_init(&sel, SP_SEL_QL);
+	assert_int_equal(sp_bringup_selector_set(&mock_ops, &st, &sel, dir,
+						 err, sizeof(err)), 0);
+	assert_int_equal(sp_state_load(dir, &st, err, sizeof(err)), 0);
+
 	/* a refused load says which selector and keeps the journal */
 	M.fail_match = "dm_reload";
 	sp_dm_selector_init(&sel, SP_SEL_RR);
