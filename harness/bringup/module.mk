@@ -16,11 +16,14 @@ LIB_SRCS += harness/bringup/state_parse.c harness/bringup/state_file.c \
 	    harness/bringup/bringup_hst.c harness/bringup/calib.c \
 	    harness/bringup/bringup_do.c \
 	    harness/bringup/tgt_mgmt.c harness/bringup/tgt_mgmt_wire.c
-# tgtd's management socket carries tgt's own struct (tgtadm.h)
+# tgtd's management socket carries tgt's own struct (tgtadm.h), in the
+# gcc build, the unit test and the fuzz build's copy (tests/fuzz)
 TGT_WIRE_OBJS := $(BUILD)/obj/harness/bringup/tgt_mgmt_wire.o \
 		 $(BUILD)/obj/tests/unit/harness/bringup/test_tgt_mgmt_wire.o
+TGT_WIRE_FUZZ_OBJ := $(BUILD)/fuzz/obj/harness/bringup/tgt_mgmt_wire.o
 $(TGT_WIRE_OBJS): SP_CFLAGS += -isystem $(TGT_SRC_DIR)/usr
-$(TGT_WIRE_OBJS): $(TGT_SRC_DIR)/.slowpath-version
+$(TGT_WIRE_FUZZ_OBJ): FUZZ_CFLAGS += -isystem $(TGT_SRC_DIR)/usr
+$(TGT_WIRE_OBJS) $(TGT_WIRE_FUZZ_OBJ): $(TGT_SRC_DIR)/.slowpath-version
 UNIT_TESTS += tests/unit/harness/bringup/test_state.c \
 	      tests/unit/harness/bringup/test_bringup.c \
 	      tests/unit/harness/bringup/test_bringup_live.c \
