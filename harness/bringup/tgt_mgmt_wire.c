@@ -83,12 +83,15 @@ static int connect_tgtd(const char *base, unsigned int port,
 	return fd;
 }
 
-static int send_all(int fd, const void *buf, size_t len)
+/* all of len, over short transfers and signals; a closed peer is
+ * -EPIPE */
+static int xfer_all(int fd, void *buf, size_t len, int sending)
 {
-	const char *p = buf;
+	char *p = buf;
 
 	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+		ssize_t n = sending ? send(fd, p, len, MSG_NOSIGNAL)
+				    : recv(fd, p, len, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -100,21 +103,14 @@ static int send_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+static int send_all(int fd, const void *buf, size_t len)
+{
+	return xfer_all(fd, (void *)buf, len, 1);
+}
+
 static int recv_all(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return xfer_all(fd, buf, len, 0);
 }
 
 static void encode(const struct sp_tgt_req *r, size_t text_len,
