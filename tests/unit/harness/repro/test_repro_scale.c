@@ -209,8 +209,8 @@ static void noisy_case_runs_again_longer(void **state)
 	(void)state;
 	assert_int_equal(sp_scale_rerun_size(0.030, 0.005, 35, 600), 600);
 	assert_int_equal(sp_scale_rerun_size(0.030, 0.005, 35, 350), 350);
-	/* 0.6 pp, aimed at 0.4: 35 x 1.44 / 0.64 = 78.75 -> 79 s */
-	assert_int_equal(sp_scale_rerun_size(0.006, 0.005, 35, 600), 79);
+	/* 0.6 pp, aimed at 0.3: 35 x 0.36 / 0.09 = 140 s */
+	assert_int_equal(sp_scale_rerun_size(0.006, 0.005, 35, 600), 140);
 	assert_int_equal(sp_scale_rerun_size(0.005, 0.005, 35, 600), 0);
 	assert_int_equal(sp_scale_rerun_size(0.001, 0.005, 35, 600), 0);
 	assert_int_equal(sp_scale_rerun_size(0.030, 0.005, 35, 35), 0);
