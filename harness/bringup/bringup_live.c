@@ -150,9 +150,11 @@ int sp_bringup_load_selector(const struct sp_sys_ops *ops,
 
 	if (!s)
 		return sp_errf(err, errlen, -EINVAL, "no selector %d", (int)kind);
+	/* a stock one may be built in with no /sys/module entry; a built
+	 * one is loaded only as a module */
 	snprintf(path, sizeof(path), "/sys/module/%s", s->module);
-	if (ops->exists(ops->ctx, path) ||
-	    (!s->ko_path[0] && sp_bringup_module_present(ops, s->module))) {
+	if (s->ko_path[0] ? ops->exists(ops->ctx, path)
+			  : sp_bringup_module_present(ops, s->module)) {
 		ret = s->ko_path[0] ? replace_loaded(ops, s, err, errlen) : 0;
 		if (ret <= 0)
 			return ret;
